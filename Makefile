@@ -1,0 +1,49 @@
+# The two commands of the quick start are `make render` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
+
+EXAMPLE_XR ?= examples/actor/xr.yaml
+COMPOSITION ?= compositions/asyncactor-sqs.yaml
+FUNCTIONS ?= examples/functions.yaml
+RENDER_FLAGS ?=
+
+.PHONY: render test lint typecheck pytest serve package clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(STAMP)
+
+## Render the example AsyncActor through the function and print the YAML stream.
+render: $(STAMP)
+	@$(BIN)/function-asya render $(EXAMPLE_XR) $(COMPOSITION) $(FUNCTIONS) $(RENDER_FLAGS)
+
+## Lint, type-check and run the whole test suite.
+test: $(DEV_STAMP) lint typecheck pytest
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check function tests
+	$(BIN)/ruff format --check function tests
+
+typecheck: $(DEV_STAMP)
+	$(BIN)/mypy
+
+pytest: $(DEV_STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+## Serve the function for `crossplane render` with examples/functions.yaml.
+serve: $(STAMP)
+	$(BIN)/function-asya serve --insecure --debug --address 127.0.0.1:9443
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""function-asya: a Crossplane composition function for Asya AsyncActors."""

@@ -1,0 +1,3 @@
+"""The version of function-asya."""
+
+__version__ = "0.1.0"

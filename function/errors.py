@@ -1,0 +1,44 @@
+"""Typed errors raised by the stages; fn.py turns them into results once."""
+
+
+class FunctionError(Exception):
+    """An expected failure: the composition cannot proceed with this input.
+
+    Attributes:
+        reason: a CamelCase reason for the condition this failure reports.
+    """
+
+    reason = "ComposeFailed"
+
+    def __init__(self, message: str) -> None:
+        """Create an error whose message is shown to the user as is."""
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        """Return the user-facing message."""
+        return self.message
+
+
+class InputError(FunctionError):
+    """The step's Input, the observed XR or an observed resource is malformed."""
+
+    reason = "InvalidInput"
+
+
+class FlavorError(FunctionError):
+    """A flavor is missing, malformed, or cannot be applied."""
+
+    reason = "InvalidFlavor"
+
+
+class WaitingForFlavorsError(FlavorError):
+    """Some requested flavors do not exist; fail closed until they do."""
+
+    reason = "WaitingForFlavors"
+
+
+class MergeConflictError(FlavorError):
+    """Two flavors set the same leaf, or disagree about a value's type."""
+
+    reason = "MergeConflict"

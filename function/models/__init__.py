@@ -1,0 +1,1 @@
+"""Typed models the stages pass between them."""

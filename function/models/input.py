@@ -1,0 +1,160 @@
+"""The function's Input: cluster-wide settings a platform team sets on the Composition step."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic.alias_generators import to_camel
+
+from function.errors import InputError
+
+API_VERSION = "asya.fn.crossplane.io/v1beta1"
+KIND = "Input"
+
+_DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
+
+
+class _Settings(BaseModel):
+    """Base for every Input section: camelCase keys, unknown keys rejected, immutable."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+class AWS(_Settings):
+    """Where and how queues are created."""
+
+    region: str = Field("us-east-1", min_length=1, description="AWS region of the queues.")
+    account_id: str = Field(
+        "", description="When set: DLQ redrive policy and ACCOUNT_ID in role ARNs."
+    )
+    provider_config_name: str = Field("default", description="provider-aws ProviderConfig.")
+    tags: dict[str, str] = Field(default_factory=dict, description="Extra tags on every queue.")
+
+
+class DLQ(_Settings):
+    """Dead-letter redrive settings."""
+
+    max_receive_count: int = Field(3, ge=1)
+
+
+class SQS(_Settings):
+    """Queue attributes."""
+
+    visibility_timeout_seconds: int = Field(30, ge=0)
+    message_retention_seconds: int = Field(345600, ge=60)
+    receive_wait_time_seconds: int = Field(20, ge=0, le=20)
+    dlq: DLQ = Field(default_factory=DLQ)
+
+
+class IRSA(_Settings):
+    """IAM Roles for Service Accounts."""
+
+    enabled: bool = False
+    service_account_name: str = "asya-actors"
+    role_arn: str = Field("", description="Used as is when set.")
+    role_arn_pattern: str = "arn:aws:iam::ACCOUNT_ID:role/asya-actors-{namespace}"
+
+
+class KedaSecretRef(_Settings):
+    """The Secret KEDA reads AWS keys from in secret mode."""
+
+    name: str = ""
+    access_key_id_key: str = "AWS_ACCESS_KEY_ID"
+    secret_access_key_key: str = "AWS_SECRET_ACCESS_KEY"
+
+
+class Keda(_Settings):
+    """How KEDA authenticates to read queue metrics."""
+
+    auth_provider: Literal["podIdentity", "secret"] = "podIdentity"
+    secret_ref: KedaSecretRef = Field(default_factory=KedaSecretRef)
+
+
+class Tracing(_Settings):
+    """OpenTelemetry export defaults for the sidecar."""
+
+    endpoint: str = ""
+    protocol: str = ""
+
+
+class Sidecar(_Settings):
+    """The Asya sidecar and how the runtime is wired to it."""
+
+    image: str = "ghcr.io/deliveryhero/asya-sidecar:latest"
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
+    socket_dir: str = "/var/run/asya"
+    runtime_config_map: str = "asya-runtime"
+    runtime_mount_path: str = "/opt/asya/asya_runtime.py"
+    aws_creds_secret: str = ""
+    sqs_endpoint: str = ""
+    tracing: Tracing = Field(default_factory=Tracing)
+
+
+class Kubernetes(_Settings):
+    """provider-kubernetes settings for wrapped objects."""
+
+    provider_config_name: str = "in-cluster"
+
+
+class Input(_Settings):
+    """The Composition step's input; every field has a default, so an empty Input works."""
+
+    api_version: str = Field(API_VERSION, alias="apiVersion")
+    kind: str = KIND
+    transport: Literal["sqs"] = "sqs"
+    aws: AWS = Field(default_factory=AWS)
+    sqs: SQS = Field(default_factory=SQS)
+    irsa: IRSA = Field(default_factory=IRSA)
+    keda: Keda = Field(default_factory=Keda)
+    sidecar: Sidecar = Field(default_factory=Sidecar)
+    kubernetes: Kubernetes = Field(default_factory=Kubernetes)
+    ttl: str = Field("60s", description="How long Crossplane may cache the response.")
+
+    @field_validator("ttl")
+    @classmethod
+    def _ttl_is_a_duration(cls, value: str) -> str:
+        match = _DURATION.match(value)
+        if not value or match is None:
+            raise ValueError("must be a duration such as 60s, 5m or 1h30m")
+        return value
+
+    def ttl_delta(self) -> timedelta:
+        """Return the response TTL as a timedelta."""
+        match = _DURATION.match(self.ttl)
+        assert match is not None  # noqa: S101  # The validator guarantees a match.
+        return timedelta(
+            hours=int(match["h"] or 0), minutes=int(match["m"] or 0), seconds=int(match["s"] or 0)
+        )
+
+
+def parse(data: dict[str, Any]) -> Input:
+    """Validate a step's input into an Input.
+
+    Args:
+        data: the step's `input` block as a plain dict (empty when there is none).
+
+    Returns:
+        The validated Input with defaults filled in.
+
+    Raises:
+        InputError: naming every unknown or invalid key, with its path.
+    """
+    try:
+        return Input.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(f"invalid function input: {describe(exc)}") from None
+
+
+def describe(exc: ValidationError) -> str:
+    """Render pydantic errors as `path: message` joined by semicolons."""
+    parts = []
+    for error in exc.errors(include_url=False):
+        path = ".".join(str(p) for p in error["loc"]) or "<root>"
+        message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
+        parts.append(f"{path}: {message}")
+    return "; ".join(parts)

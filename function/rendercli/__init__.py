@@ -1,0 +1,1 @@
+"""`function-asya render`: a Docker-free `crossplane render` that calls functions over gRPC."""

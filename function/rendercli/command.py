@@ -1,0 +1,189 @@
+"""The `render` subcommand: arguments and flags as `crossplane render` has them."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import grpc
+from google.protobuf import struct_pb2
+
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from function.rendercli import defaults, files, output, pipeline, runtimes
+from function.rendercli.errors import RenderError
+
+
+def _key_values(pairs: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
+    out = []
+    for group in pairs:
+        for pair in group.split(","):
+            if not pair:
+                continue
+            key, sep, value = pair.partition("=")
+            if not sep or not key:
+                raise RenderError(f"{flag}: want key=value, got {pair!r}")
+            out.append((key, value))
+    return out
+
+
+def _context(context_files: tuple[str, ...], context_values: tuple[str, ...]) -> struct_pb2.Struct:
+    context = struct_pb2.Struct()
+    for key, path in _key_values(context_files, "--context-files"):
+        try:
+            raw = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RenderError(f"cannot read context value for key {key!r}: {exc}") from None
+        context.fields[key].CopyFrom(pipeline.context_value(raw, key))
+    # Values win over files, as in crossplane render.
+    for key, raw in _key_values(context_values, "--context-values"):
+        context.fields[key].CopyFrom(pipeline.context_value(raw, key))
+    return context
+
+
+def _observed(xr: files.Document, observed: list[files.Document]) -> fnv1.State:
+    state = fnv1.State()
+    state.composite.resource.CopyFrom(pipeline.to_struct(xr.body))
+    for resource in observed:
+        name = resource.metadata["annotations"][files.COMPOSITION_RESOURCE_NAME]
+        state.resources[name].resource.CopyFrom(pipeline.to_struct(resource.body))
+    return state
+
+
+async def render_documents(
+    xr: files.Document,
+    composition: files.Document,
+    functions: list[files.Document],
+    observed: list[files.Document],
+    supplied: list[files.Document],
+    context: struct_pb2.Struct,
+    *,
+    timeout: float,
+    include_full_xr: bool = False,
+    include_results: bool = False,
+    include_context: bool = False,
+) -> tuple[list[dict[str, Any]], pipeline.Outcome]:
+    """Render an XR through its Composition's pipeline; return the documents to print."""
+    spec = composition.body.get("spec") or {}
+    type_ref = spec.get("compositeTypeRef") or {}
+    if type_ref.get("kind") != xr.kind:
+        raise RenderError(
+            f"composition's compositeTypeRef.kind ({type_ref.get('kind')}) does not match "
+            f"XR's kind ({xr.kind})"
+        )
+    if type_ref.get("apiVersion") != xr.api_version:
+        raise RenderError(
+            f"composition's compositeTypeRef.apiVersion ({type_ref.get('apiVersion')}) does "
+            f"not match XR's apiVersion ({xr.api_version})"
+        )
+    selector = ((xr.body.get("spec") or {}).get("compositionSelector") or {}).get("matchLabels")
+    comp_labels = composition.metadata.get("labels") or {}
+    for key, value in (selector or {}).items():
+        if key not in comp_labels:
+            raise RenderError(f'composition "{composition.name}" is missing required label "{key}"')
+        if comp_labels[key] != value:
+            raise RenderError(
+                f'composition "{composition.name}" has incorrect value for label "{key}": '
+                f'want "{value}", got "{comp_labels[key]}"'
+            )
+    wanted = {str((s.get("functionRef") or {}).get("name", "")) for s in spec["pipeline"]}
+    chosen = [runtimes.runtime_for(f) for f in functions if f.name in wanted]
+    async with runtimes.started(chosen) as targets:
+        channels = {name: grpc.aio.insecure_channel(target) for name, target in targets.items()}
+        try:
+            callers = {name: pipeline.Caller(ch, timeout) for name, ch in channels.items()}
+            outcome = await asyncio.wait_for(
+                pipeline.run(composition, _observed(xr, observed), context, callers, supplied),
+                timeout=timeout,
+            )
+        except TimeoutError:
+            raise RenderError(f"cannot render composite resource: timed out after {timeout}s") from None
+        finally:
+            for channel in channels.values():
+                await channel.close()
+    documents = [output.composite(xr, outcome, full=include_full_xr)]
+    documents += output.composed(xr, outcome, observed)
+    if include_results:
+        documents += outcome.results
+    if include_context:
+        documents.append(output.context_document(outcome))
+    return documents, outcome
+
+
+def _duration(value: str) -> float:
+    units = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+    for suffix in ("ms", "s", "m", "h"):
+        if value.endswith(suffix):
+            try:
+                return float(value[: -len(suffix)]) * units[suffix]
+            except ValueError:
+                break
+    raise RenderError(f"--timeout: cannot parse duration {value!r} (try 1m or 30s)")
+
+
+@click.command()
+@click.argument("composite_resource", metavar="XR")
+@click.argument("composition_file", metavar="COMPOSITION")
+@click.argument("functions_file", metavar="FUNCTIONS")
+@click.option("--required-resources", "-e", "required", multiple=True,
+              help="YAML file or directory of resources functions may require (repeatable).")
+@click.option("--extra-resources", "extra", multiple=True,
+              help="Deprecated alias of --required-resources (repeatable).")
+@click.option("--observed-resources", "-o", "observed_path",
+              help="YAML file or directory of observed composed resources.")
+@click.option("--include-function-results", "-r", is_flag=True,
+              help="Print Normal and Warning results as Result documents.")
+@click.option("--include-context", "-c", is_flag=True, help="Print the final pipeline context.")
+@click.option("--include-full-xr", "-x", is_flag=True,
+              help="Copy the input XR's spec and metadata into the printed XR.")
+@click.option("--context-files", multiple=True, help="key=file,... context values from files.")
+@click.option("--context-values", multiple=True, help="key=json,... context values.")
+@click.option("--xrd", "xrd_path", help="XRD whose schema defaults are applied to the XR first.")
+@click.option("--timeout", default="1m", show_default=True, help="How long rendering may take.")
+def render(
+    composite_resource: str,
+    composition_file: str,
+    functions_file: str,
+    required: tuple[str, ...],
+    extra: tuple[str, ...],
+    observed_path: str | None,
+    include_function_results: bool,
+    include_context: bool,
+    include_full_xr: bool,
+    context_files: tuple[str, ...],
+    context_values: tuple[str, ...],
+    xrd_path: str | None,
+    timeout: str,
+) -> None:
+    """Render XR through COMPOSITION's pipeline, like `crossplane render`, without Docker.
+
+    function-asya itself is served in-process on a loopback port unless its Function
+    has a render.crossplane.io/runtime-development-target annotation; other
+    functions need the Development runtime annotation and a running server.
+    """
+    try:
+        xr = files.load_one(composite_resource, "composite resource")
+        composition = files.load_composition(composition_file)
+        functions = files.load_functions(functions_file)
+        if xrd_path:
+            xrd = files.load_one(xrd_path, "XRD")
+            schema = defaults.schema_for(xrd, xr.api_version)
+            xr = files.Document(xr.source, defaults.apply(schema, xr.body))
+        observed = files.load_observed(observed_path) if observed_path else []
+        supplied = [doc for path in (*extra, *required) for doc in files.load(path)]
+        context = _context(context_files, context_values)
+        documents, _ = asyncio.run(
+            render_documents(
+                xr, composition, functions, observed, supplied, context,
+                timeout=_duration(timeout),
+                include_full_xr=include_full_xr,
+                include_results=include_function_results,
+                include_context=include_context,
+            )
+        )
+    except RenderError as exc:
+        click.echo(f"function-asya: error: cannot render composite resource: {exc}", err=True)
+        sys.exit(1)
+    click.echo(output.dump(documents), nl=False)

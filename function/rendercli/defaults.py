@@ -1,0 +1,51 @@
+"""Apply an XRD's schema defaults to an XR, as the API server would (`render --xrd`)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from function.rendercli.errors import RenderError
+from function.rendercli.files import Document
+
+
+def schema_for(xrd: Document, api_version: str) -> dict[str, Any]:
+    """Return the openAPIV3Schema of the XRD version matching the XR's apiVersion."""
+    spec = xrd.body.get("spec") or {}
+    version = api_version.rsplit("/", 1)[-1]
+    group = api_version.rsplit("/", 1)[0] if "/" in api_version else ""
+    if spec.get("group") != group:
+        raise RenderError(
+            f"cannot apply XRD {xrd.name!r}: its group {spec.get('group')!r} "
+            f"does not match the XR's {group!r}"
+        )
+    for candidate in spec.get("versions") or []:
+        if candidate.get("name") == version:
+            schema = (candidate.get("schema") or {}).get("openAPIV3Schema")
+            return schema if isinstance(schema, dict) else {}
+    raise RenderError(f"cannot apply XRD {xrd.name!r}: it has no version {version!r}")
+
+
+def apply(schema: dict[str, Any], value: Any) -> Any:
+    """Return a copy of value with defaults filled in where its parent object exists.
+
+    This is structural-schema defaulting: a nested default applies only when the
+    object holding it is present, exactly as on a real API server.
+    """
+    if isinstance(value, dict):
+        result = {key: copy.deepcopy(item) for key, item in value.items()}
+        properties = schema.get("properties") or {}
+        for key, sub_schema in properties.items():
+            if key not in result and "default" in sub_schema:
+                result[key] = copy.deepcopy(sub_schema["default"])
+            if key in result:
+                result[key] = apply(sub_schema, result[key])
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            for key in result:
+                if key not in properties:
+                    result[key] = apply(extra, result[key])
+        return result
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [apply(schema["items"], item) for item in value]
+    return value

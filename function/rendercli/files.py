@@ -1,0 +1,134 @@
+"""Read the YAML files `render` takes, with errors that name the file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from function.rendercli.errors import RenderError
+
+COMPOSITION_RESOURCE_NAME = "crossplane.io/composition-resource-name"
+YAML_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+class _Loader(yaml.SafeLoader):
+    """A safe loader that keeps timestamps as strings, as Kubernetes objects carry them."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass(frozen=True)
+class Document:
+    """One Kubernetes object and the file it came from."""
+
+    source: str
+    body: dict[str, Any]
+
+    @property
+    def api_version(self) -> str:
+        """The object's apiVersion."""
+        return str(self.body.get("apiVersion", ""))
+
+    @property
+    def kind(self) -> str:
+        """The object's kind."""
+        return str(self.body.get("kind", ""))
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The object's metadata (empty when absent)."""
+        meta = self.body.get("metadata")
+        return meta if isinstance(meta, dict) else {}
+
+    @property
+    def name(self) -> str:
+        """The object's metadata.name."""
+        return str(self.metadata.get("name", ""))
+
+
+def load_text(text: str, source: str) -> list[Document]:
+    """Parse a YAML stream into objects, each of which must have apiVersion and kind."""
+    try:
+        bodies = [doc for doc in yaml.load_all(text, Loader=_Loader) if doc is not None]  # noqa: S506  # _Loader is a SafeLoader.
+    except yaml.YAMLError as exc:
+        raise RenderError(f"cannot parse {source}: {exc}") from None
+    documents = []
+    for index, body in enumerate(bodies):
+        if not isinstance(body, dict) or not body.get("apiVersion") or not body.get("kind"):
+            raise RenderError(
+                f"cannot parse {source}: document {index + 1} is not a Kubernetes object "
+                "(it needs apiVersion and kind)"
+            )
+        documents.append(Document(source=source, body=body))
+    return documents
+
+
+def load(path: str) -> list[Document]:
+    """Load every object from a file, or from each YAML/JSON file of a directory (sorted)."""
+    location = Path(path)
+    if location.is_dir():
+        files = sorted(p for p in location.iterdir() if p.suffix in YAML_SUFFIXES and p.is_file())
+        return [doc for file in files for doc in load(str(file))]
+    try:
+        text = location.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RenderError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RenderError(f"cannot read {path}: not UTF-8 text") from None
+    return load_text(text, path)
+
+
+def load_one(path: str, what: str) -> Document:
+    """Load a file that must hold exactly one object."""
+    documents = load(path)
+    if len(documents) != 1:
+        raise RenderError(f"cannot load {what} from {path}: want one object, found {len(documents)}")
+    return documents[0]
+
+
+def load_composition(path: str) -> Document:
+    """Load a Composition and check it is a function pipeline."""
+    composition = load_one(path, "Composition")
+    if composition.kind != "Composition":
+        raise RenderError(f"cannot load Composition from {path}: found a {composition.kind}")
+    spec = composition.body.get("spec") or {}
+    if spec.get("mode") != "Pipeline":
+        raise RenderError(
+            "render only supports Composition Function pipelines: "
+            f'Composition "{composition.name}" must use spec.mode: Pipeline'
+        )
+    if not isinstance(spec.get("pipeline"), list):
+        raise RenderError(f"cannot load Composition from {path}: spec.pipeline is not a list")
+    return composition
+
+
+def load_functions(path: str) -> list[Document]:
+    """Load the Function packages a pipeline may call."""
+    functions = load(path)
+    for function in functions:
+        if function.kind != "Function" or not function.api_version.startswith("pkg.crossplane.io/"):
+            raise RenderError(
+                f"cannot load functions from {path}: {function.kind} {function.name!r} "
+                "is not a pkg.crossplane.io Function"
+            )
+    return functions
+
+
+def load_observed(path: str) -> list[Document]:
+    """Load observed composed resources; each must say which composition resource it is."""
+    observed = load(path)
+    for resource in observed:
+        annotations = resource.metadata.get("annotations") or {}
+        if not annotations.get(COMPOSITION_RESOURCE_NAME):
+            raise RenderError(
+                f"cannot load observed composed resources from {resource.source}: "
+                f"{resource.kind} {resource.name!r} has no {COMPOSITION_RESOURCE_NAME} annotation"
+            )
+    return observed

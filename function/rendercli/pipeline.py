@@ -1,0 +1,191 @@
+"""Run a Composition's pipeline over gRPC, with Crossplane's requirements loop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from google.protobuf import json_format, struct_pb2
+
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+from crossplane.function.proto.v1beta1 import run_function_pb2 as fnv1beta1
+from crossplane.function.proto.v1beta1 import run_function_pb2_grpc as grpcv1beta1
+from function.rendercli.errors import RenderError
+from function.rendercli.files import Document
+
+# Crossplane calls a step at most MaxRequirementsIterations + 1 times.
+MAX_REQUIREMENTS_ITERATIONS = 5
+
+
+@dataclass
+class Outcome:
+    """What the pipeline produced: final desired state, results, conditions, context."""
+
+    desired: fnv1.State
+    context: struct_pb2.Struct
+    results: list[dict[str, Any]] = field(default_factory=list)
+    conditions: list[fnv1.Condition] = field(default_factory=list)
+    calls: dict[str, int] = field(default_factory=dict)
+
+
+def to_struct(body: dict[str, Any]) -> struct_pb2.Struct:
+    """Convert a plain dict to a protobuf Struct."""
+    struct = struct_pb2.Struct()
+    struct.update(body)
+    return struct
+
+
+def matches(selector: fnv1.ResourceSelector, resource: Document) -> bool:
+    """Match a supplied resource as Crossplane's render does (namespace is ignored)."""
+    if selector.api_version != resource.api_version or selector.kind != resource.kind:
+        return False
+    which = selector.WhichOneof("match")
+    if which == "match_name":
+        return selector.match_name == resource.name
+    if which == "match_labels":
+        labels = resource.metadata.get("labels") or {}
+        return all(labels.get(k) == v for k, v in selector.match_labels.labels.items())
+    return True  # No match: every resource of that kind.
+
+
+def fetch(selector: fnv1.ResourceSelector, supplied: list[Document]) -> fnv1.Resources:
+    """Answer one selector from the supplied resources, sorted by name."""
+    found = fnv1.Resources()
+    for resource in sorted(supplied, key=lambda r: r.name):
+        if matches(selector, resource):
+            found.items.add().resource.CopyFrom(to_struct(resource.body))
+            if selector.WhichOneof("match") == "match_name":
+                break
+    return found
+
+
+class Caller:
+    """Calls one function's RunFunction over a real channel, falling back to v1beta1."""
+
+    def __init__(self, channel: grpc.aio.Channel, timeout: float) -> None:
+        """Wrap an open channel."""
+        self.v1 = grpcv1.FunctionRunnerServiceStub(channel)
+        self.v1beta1 = grpcv1beta1.FunctionRunnerServiceStub(channel)
+        self.timeout = timeout
+
+    async def __call__(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+        """Call v1 and, when the server does not implement it, v1beta1."""
+        try:
+            rsp: fnv1.RunFunctionResponse = await self.v1.RunFunction(
+                req, timeout=self.timeout, wait_for_ready=True
+            )
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() != grpc.StatusCode.UNIMPLEMENTED:
+                raise
+            beta_req = fnv1beta1.RunFunctionRequest.FromString(req.SerializeToString())
+            beta_rsp = await self.v1beta1.RunFunction(
+                beta_req, timeout=self.timeout, wait_for_ready=True
+            )
+            rsp = fnv1.RunFunctionResponse.FromString(beta_rsp.SerializeToString())
+        return rsp
+
+
+def _requirements(rsp: fnv1.RunFunctionResponse) -> fnv1.Requirements | None:
+    return rsp.requirements if rsp.HasField("requirements") else None
+
+
+async def run_step(
+    call: Caller, req: fnv1.RunFunctionRequest, supplied: list[Document]
+) -> tuple[fnv1.RunFunctionResponse, int]:
+    """Call a step until its requirements stabilise; return its last response and call count.
+
+    Raises:
+        RenderError: when the requirements never stabilise.
+    """
+    previous: fnv1.Requirements | None = None
+    for calls in range(1, MAX_REQUIREMENTS_ITERATIONS + 2):
+        rsp = await call(req)
+        if any(r.severity == fnv1.SEVERITY_FATAL for r in rsp.results):
+            return rsp, calls
+        current = _requirements(rsp)
+        if current == previous:
+            return rsp, calls
+        previous = current
+        req.ClearField("required_resources")
+        req.ClearField("extra_resources")
+        if current is not None:
+            for name, selector in current.resources.items():
+                req.required_resources[name].CopyFrom(fetch(selector, supplied))
+            for name, selector in current.extra_resources.items():
+                req.extra_resources[name].CopyFrom(fetch(selector, supplied))
+        req.context.CopyFrom(rsp.context)
+    raise RenderError(
+        "requirements didn't stabilize after the maximum number of iterations "
+        f"({MAX_REQUIREMENTS_ITERATIONS})"
+    )
+
+
+async def run(
+    composition: Document,
+    observed: fnv1.State,
+    context: struct_pb2.Struct,
+    callers: dict[str, Caller],
+    supplied: list[Document],
+) -> Outcome:
+    """Run every pipeline step in order, passing desired state and context along.
+
+    Raises:
+        RenderError: naming the step, for a fatal result, an unknown function,
+            a gRPC failure, or requirements that never stabilise.
+    """
+    outcome = Outcome(desired=fnv1.State(), context=context)
+    for step in composition.body["spec"]["pipeline"]:
+        name = str(step.get("step", ""))
+        function = str((step.get("functionRef") or {}).get("name", ""))
+        if function not in callers:
+            raise RenderError(f'unknown Function "{function}" - does it exist in your Functions file?')
+        req = fnv1.RunFunctionRequest(observed=observed, desired=outcome.desired)
+        req.context.CopyFrom(outcome.context)
+        req.meta.capabilities.extend(
+            [fnv1.CAPABILITY_CAPABILITIES, fnv1.CAPABILITY_REQUIRED_RESOURCES,
+             fnv1.CAPABILITY_CREDENTIALS, fnv1.CAPABILITY_CONDITIONS]
+        )
+        if step.get("input") is not None:
+            req.input.CopyFrom(to_struct(step["input"]))
+        try:
+            rsp, calls = await run_step(callers[function], req, supplied)
+        except grpc.aio.AioRpcError as exc:
+            raise RenderError(
+                f'cannot run pipeline step "{name}": {exc.code().name}: {exc.details()}'
+            ) from None
+        except RenderError as exc:
+            raise RenderError(f'cannot run pipeline step "{name}": {exc}') from None
+        outcome.calls[name] = calls
+        for result in rsp.results:
+            if result.severity == fnv1.SEVERITY_FATAL:
+                raise RenderError(
+                    f'pipeline step "{name}" returned a fatal result: {result.message}'
+                )
+            outcome.results.append(
+                {
+                    "apiVersion": "render.crossplane.io/v1beta1",
+                    "kind": "Result",
+                    "step": name,
+                    "severity": fnv1.Severity.Name(result.severity),
+                    "message": result.message,
+                }
+            )
+        outcome.desired = rsp.desired
+        outcome.context = rsp.context
+        outcome.conditions.extend(rsp.conditions)
+    return outcome
+
+
+def context_value(raw: str, key: str) -> struct_pb2.Value:
+    """Parse one --context-values/--context-files value (JSON or YAML)."""
+    import yaml  # noqa: PLC0415  # Only needed when context values are given.
+
+    try:
+        data = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        raise RenderError(f"cannot unmarshal YAML/JSON for context key {key!r}: {exc}") from None
+    value = struct_pb2.Value()
+    json_format.ParseDict(data, value)
+    return value

@@ -1,0 +1,114 @@
+"""Serve the function over gRPC per Crossplane's function runtime contract."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+from grpc_reflection.v1alpha import reflection
+
+from crossplane.function import logging, runtime
+from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+from crossplane.function.proto.v1beta1 import run_function_pb2_grpc as grpcv1beta1
+
+CERT_FILES = ("tls.crt", "tls.key", "ca.crt")
+
+
+class StartupError(Exception):
+    """The server cannot start: the message says why."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to serve: address, transport security, and limits."""
+
+    address: str = "0.0.0.0:9443"
+    insecure: bool = False
+    tls_certs_dir: str | None = None
+    max_recv_message_mb: int = 4
+    max_send_message_mb: int = 4
+    grace_seconds: float = 5.0
+
+
+def credentials(tls_certs_dir: str) -> grpc.ServerCredentials:
+    """Load mutual-TLS server credentials from tls.crt, tls.key and ca.crt.
+
+    Raises:
+        StartupError: naming the directory or file that cannot be read.
+    """
+    directory = Path(tls_certs_dir)
+    if not directory.is_dir():
+        raise StartupError(f"TLS certificates directory {tls_certs_dir!r} does not exist")
+    contents = {}
+    for name in CERT_FILES:
+        try:
+            contents[name] = (directory / name).read_bytes()
+        except OSError as exc:
+            raise StartupError(f"cannot read {directory / name}: {exc.strerror}") from None
+    return grpc.ssl_server_credentials(
+        private_key_certificate_chain_pairs=[(contents["tls.key"], contents["tls.crt"])],
+        root_certificates=contents["ca.crt"],
+        require_client_auth=True,
+    )
+
+
+def build(
+    function: grpcv1.FunctionRunnerServiceServicer, options: Options
+) -> tuple[grpc.aio.Server, int]:
+    """Create a server that serves v1 and v1beta1 RunFunction and bind its one port.
+
+    Returns:
+        The (not yet started) server and the port it bound.
+
+    Raises:
+        StartupError: when the address cannot be bound or the certificates read.
+    """
+    grpc_options: Sequence[tuple[str, Any]] = [
+        ("grpc.max_receive_message_length", options.max_recv_message_mb * 1024 * 1024),
+        ("grpc.max_send_message_length", options.max_send_message_mb * 1024 * 1024),
+    ]
+    server = grpc.aio.server(options=grpc_options)
+    grpcv1.add_FunctionRunnerServiceServicer_to_server(function, server)
+    grpcv1beta1.add_FunctionRunnerServiceServicer_to_server(
+        runtime.BetaFunctionRunner(wrapped=function), server
+    )
+    reflection.enable_server_reflection(runtime.SERVICE_NAMES, server)
+    try:
+        # --insecure wins over a certificates directory: binding both on one
+        # address (as the SDK runner does) makes connections fail at random.
+        if options.insecure:
+            port = server.add_insecure_port(options.address)
+        elif options.tls_certs_dir:
+            port = server.add_secure_port(options.address, credentials(options.tls_certs_dir))
+        else:
+            raise StartupError(
+                "no credentials: pass --tls-certs-dir (or set TLS_SERVER_CERTS_DIR) or --insecure"
+            )
+    except RuntimeError as exc:
+        raise StartupError(f"cannot listen on {options.address!r}: {exc}") from None
+    return server, port
+
+
+async def serve(function: grpcv1.FunctionRunnerServiceServicer, options: Options) -> None:
+    """Serve until SIGTERM or SIGINT, then let in-flight calls finish and return.
+
+    Raises:
+        StartupError: when the server cannot start.
+    """
+    server, port = build(function, options)
+    log = logging.get_logger()
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
+    await server.start()
+    host = options.address.rsplit(":", 1)[0]
+    log.info("Serving", address=f"{host}:{port}", tls=not options.insecure)
+    await stopping.wait()
+    log.info("Shutting down", grace_seconds=options.grace_seconds)
+    await server.stop(grace=options.grace_seconds)
