@@ -5,17 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-
 from crossplane.function import logging, response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+
 from function import errors, parse
 from function.models import input as fn_input
 
-INTERNAL_ERROR = "cannot compose resources: internal error in function-asya (see the function's logs)"
+INTERNAL_ERROR = (
+    "cannot compose resources: internal error in function-asya (see the function's logs)"
+)
 
 
-class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):  # type: ignore[misc]  # The generated base is untyped.
+class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
     """Resolves an AsyncActor's flavors, renders its resources, and reports its phase."""
 
     def __init__(self) -> None:

@@ -6,8 +6,8 @@ import asyncio
 import sys
 
 import click
-
 from crossplane.function import logging
+
 from function import fn, server
 from function.rendercli import command as render_command
 

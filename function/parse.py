@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
-from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from function.errors import InputError
 
 

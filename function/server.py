@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from grpc_reflection.v1alpha import reflection
-
 from crossplane.function import logging, runtime
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 from crossplane.function.proto.v1beta1 import run_function_pb2_grpc as grpcv1beta1
+from grpc_reflection.v1alpha import reflection
 
 CERT_FILES = ("tls.crt", "tls.key", "ca.crt")
 
@@ -71,6 +70,9 @@ def build(
     grpc_options: Sequence[tuple[str, Any]] = [
         ("grpc.max_receive_message_length", options.max_recv_message_mb * 1024 * 1024),
         ("grpc.max_send_message_length", options.max_send_message_mb * 1024 * 1024),
+        # gRPC sets SO_REUSEPORT by default: a second server would then share the
+        # port and split the traffic instead of failing to start.
+        ("grpc.so_reuseport", 0),
     ]
     server = grpc.aio.server(options=grpc_options)
     grpcv1.add_FunctionRunnerServiceServicer_to_server(function, server)

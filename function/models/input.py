@@ -65,7 +65,7 @@ class KedaSecretRef(_Settings):
 
     name: str = ""
     access_key_id_key: str = "AWS_ACCESS_KEY_ID"
-    secret_access_key_key: str = "AWS_SECRET_ACCESS_KEY"
+    secret_access_key_key: str = "AWS_SECRET_ACCESS_KEY"  # noqa: S105  # A key name, not a secret.
 
 
 class Keda(_Settings):

@@ -9,9 +9,9 @@ from typing import Any
 
 import click
 import grpc
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
-from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from function.rendercli import defaults, files, output, pipeline, runtimes
 from function.rendercli.errors import RenderError
 
@@ -99,7 +99,9 @@ async def render_documents(
                 timeout=timeout,
             )
         except TimeoutError:
-            raise RenderError(f"cannot render composite resource: timed out after {timeout}s") from None
+            raise RenderError(
+                f"cannot render composite resource: timed out after {timeout}s"
+            ) from None
         finally:
             for channel in channels.values():
                 await channel.close()
@@ -127,17 +129,38 @@ def _duration(value: str) -> float:
 @click.argument("composite_resource", metavar="XR")
 @click.argument("composition_file", metavar="COMPOSITION")
 @click.argument("functions_file", metavar="FUNCTIONS")
-@click.option("--required-resources", "-e", "required", multiple=True,
-              help="YAML file or directory of resources functions may require (repeatable).")
-@click.option("--extra-resources", "extra", multiple=True,
-              help="Deprecated alias of --required-resources (repeatable).")
-@click.option("--observed-resources", "-o", "observed_path",
-              help="YAML file or directory of observed composed resources.")
-@click.option("--include-function-results", "-r", is_flag=True,
-              help="Print Normal and Warning results as Result documents.")
+@click.option(
+    "--required-resources",
+    "-e",
+    "required",
+    multiple=True,
+    help="YAML file or directory of resources functions may require (repeatable).",
+)
+@click.option(
+    "--extra-resources",
+    "extra",
+    multiple=True,
+    help="Deprecated alias of --required-resources (repeatable).",
+)
+@click.option(
+    "--observed-resources",
+    "-o",
+    "observed_path",
+    help="YAML file or directory of observed composed resources.",
+)
+@click.option(
+    "--include-function-results",
+    "-r",
+    is_flag=True,
+    help="Print Normal and Warning results as Result documents.",
+)
 @click.option("--include-context", "-c", is_flag=True, help="Print the final pipeline context.")
-@click.option("--include-full-xr", "-x", is_flag=True,
-              help="Copy the input XR's spec and metadata into the printed XR.")
+@click.option(
+    "--include-full-xr",
+    "-x",
+    is_flag=True,
+    help="Copy the input XR's spec and metadata into the printed XR.",
+)
 @click.option("--context-files", multiple=True, help="key=file,... context values from files.")
 @click.option("--context-values", multiple=True, help="key=json,... context values.")
 @click.option("--xrd", "xrd_path", help="XRD whose schema defaults are applied to the XR first.")
@@ -176,7 +199,12 @@ def render(
         context = _context(context_files, context_values)
         documents, _ = asyncio.run(
             render_documents(
-                xr, composition, functions, observed, supplied, context,
+                xr,
+                composition,
+                functions,
+                observed,
+                supplied,
+                context,
                 timeout=_duration(timeout),
                 include_full_xr=include_full_xr,
                 include_results=include_function_results,

@@ -42,9 +42,9 @@ def apply(schema: dict[str, Any], value: Any) -> Any:
                 result[key] = apply(sub_schema, result[key])
         extra = schema.get("additionalProperties")
         if isinstance(extra, dict):
-            for key in result:
+            for key, item in result.items():
                 if key not in properties:
-                    result[key] = apply(extra, result[key])
+                    result[key] = apply(extra, item)
         return result
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
         return [apply(schema["items"], item) for item in value]

@@ -56,7 +56,9 @@ class Document:
 def load_text(text: str, source: str) -> list[Document]:
     """Parse a YAML stream into objects, each of which must have apiVersion and kind."""
     try:
-        bodies = [doc for doc in yaml.load_all(text, Loader=_Loader) if doc is not None]  # noqa: S506  # _Loader is a SafeLoader.
+        bodies = [
+            doc for doc in yaml.load_all(text, Loader=_Loader) if doc is not None
+        ]  # _Loader is a SafeLoader.
     except yaml.YAMLError as exc:
         raise RenderError(f"cannot parse {source}: {exc}") from None
     documents = []
@@ -89,7 +91,9 @@ def load_one(path: str, what: str) -> Document:
     """Load a file that must hold exactly one object."""
     documents = load(path)
     if len(documents) != 1:
-        raise RenderError(f"cannot load {what} from {path}: want one object, found {len(documents)}")
+        raise RenderError(
+            f"cannot load {what} from {path}: want one object, found {len(documents)}"
+        )
     return documents[0]
 
 

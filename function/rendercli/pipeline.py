@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-from google.protobuf import json_format, struct_pb2
-
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 from crossplane.function.proto.v1beta1 import run_function_pb2 as fnv1beta1
 from crossplane.function.proto.v1beta1 import run_function_pb2_grpc as grpcv1beta1
+from google.protobuf import json_format, struct_pb2
+
 from function.rendercli.errors import RenderError
 from function.rendercli.files import Document
 
@@ -140,12 +140,18 @@ async def run(
         name = str(step.get("step", ""))
         function = str((step.get("functionRef") or {}).get("name", ""))
         if function not in callers:
-            raise RenderError(f'unknown Function "{function}" - does it exist in your Functions file?')
+            raise RenderError(
+                f'unknown Function "{function}" - does it exist in your Functions file?'
+            )
         req = fnv1.RunFunctionRequest(observed=observed, desired=outcome.desired)
         req.context.CopyFrom(outcome.context)
         req.meta.capabilities.extend(
-            [fnv1.CAPABILITY_CAPABILITIES, fnv1.CAPABILITY_REQUIRED_RESOURCES,
-             fnv1.CAPABILITY_CREDENTIALS, fnv1.CAPABILITY_CONDITIONS]
+            [
+                fnv1.CAPABILITY_CAPABILITIES,
+                fnv1.CAPABILITY_REQUIRED_RESOURCES,
+                fnv1.CAPABILITY_CREDENTIALS,
+                fnv1.CAPABILITY_CONDITIONS,
+            ]
         )
         if step.get("input") is not None:
             req.input.CopyFrom(to_struct(step["input"]))

@@ -1,0 +1,23 @@
+# syntax=docker/dockerfile:1
+# One Debian release for both stages: the venv built here must import under
+# the runtime's Python (Debian 13 ships Python 3.13 in both images).
+ARG DEBIAN_RELEASE=13
+
+FROM debian:${DEBIAN_RELEASE}-slim AS build
+RUN apt-get update \
+ && apt-get install --no-install-recommends --yes python3-venv \
+ && rm -rf /var/lib/apt/lists/*
+# The venv lives at the same path in both stages, so its scripts keep working.
+RUN python3 -m venv /venv/fn && /venv/fn/bin/pip install --no-cache-dir --upgrade pip
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY function ./function
+RUN /venv/fn/bin/pip install --no-cache-dir . \
+ && /venv/fn/bin/function-asya serve --help > /dev/null
+
+FROM gcr.io/distroless/python3-debian${DEBIAN_RELEASE} AS image
+COPY --from=build /venv/fn /venv/fn
+EXPOSE 9443
+USER nonroot:nonroot
+# crossplane render's Docker runtime appends --insecure to these arguments.
+ENTRYPOINT ["/venv/fn/bin/function-asya", "serve"]

@@ -1,0 +1,405 @@
+"""`function-asya render`: the crossplane render contract, through real gRPC calls."""
+
+from __future__ import annotations
+
+import subprocess
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests import support
+from tests.rendercli.scripted import Scripted, scripted_server
+
+pytestmark = pytest.mark.slow
+
+XR = """
+apiVersion: example.org/v1
+kind: XThing
+metadata:
+  name: thing-abc
+  uid: 1234-uid
+  labels:
+    crossplane.io/claim-name: thing
+    crossplane.io/claim-namespace: team
+spec:
+  size: 1
+"""
+
+
+def composition(*behaviours: str) -> str:
+    steps = "".join(
+        f"""
+    - step: step-{n}
+      functionRef:
+        name: scripted
+      input:
+        behaviour: {behaviour}"""
+        for n, behaviour in enumerate(behaviours)
+    )
+    return f"""
+apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: things
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XThing
+  mode: Pipeline
+  pipeline:{steps}
+"""
+
+
+def functions(target: str) -> str:
+    return f"""
+apiVersion: pkg.crossplane.io/v1
+kind: Function
+metadata:
+  name: scripted
+  annotations:
+    render.crossplane.io/runtime: Development
+    render.crossplane.io/runtime-development-target: {target}
+spec:
+  package: example.org/scripted:v1
+"""
+
+
+@pytest.fixture
+def scripted() -> Iterator[tuple[Scripted, str]]:
+    with scripted_server() as served:
+        yield served
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return str(path)
+
+
+def render(
+    tmp_path: Path, target: str, *behaviours: str, args: tuple[str, ...] = (), xr: str = XR
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            support.FUNCTION_ASYA,
+            "render",
+            write(tmp_path, "xr.yaml", xr),
+            write(tmp_path, "composition.yaml", composition(*behaviours)),
+            write(tmp_path, "functions.yaml", functions(target)),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def documents(result: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
+    assert result.returncode == 0, result.stderr
+    return [d for d in yaml.safe_load_all(result.stdout) if d is not None]
+
+
+def test_a_required_resource_arrives_on_the_second_call(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    function, target = scripted
+    settings = write(
+        tmp_path,
+        "settings.yaml",
+        """
+        apiVersion: apiextensions.crossplane.io/v1beta1
+        kind: EnvironmentConfig
+        metadata:
+          name: settings
+        data:
+          colour: blue
+        ---
+        apiVersion: apiextensions.crossplane.io/v1beta1
+        kind: EnvironmentConfig
+        metadata:
+          name: unrelated
+        data:
+          colour: red
+    """,
+    )
+    docs = documents(render(tmp_path, target, "require", args=("--required-resources", settings)))
+    assert len(function.calls) == 2
+    assert "cfg" not in function.calls[0].required_resources
+    second = function.calls[1].required_resources["cfg"]
+    assert [item.resource["metadata"]["name"] for item in second.items] == ["settings"]
+    config = docs[1]
+    assert config["data"] == {"colour": "blue"}
+
+
+def test_a_required_resource_that_is_absent_arrives_as_an_empty_key(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    function, target = scripted
+    docs = documents(render(tmp_path, target, "require"))
+    assert len(function.calls) == 2
+    assert "cfg" in function.calls[1].required_resources
+    assert len(function.calls[1].required_resources["cfg"].items) == 0
+    assert docs[1]["kind"] == "ConfigMap"
+
+
+def test_extra_resources_flag_supplies_the_same_resources(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    settings = write(
+        tmp_path,
+        "settings.yaml",
+        """
+        apiVersion: apiextensions.crossplane.io/v1beta1
+        kind: EnvironmentConfig
+        metadata: {name: settings}
+        data: {colour: green}
+    """,
+    )
+    docs = documents(render(tmp_path, target, "require", args=("--extra-resources", settings)))
+    assert docs[1]["data"] == {"colour": "green"}
+
+
+def test_requirements_that_never_stabilise_fail_with_crossplanes_message(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    function, target = scripted
+    result = render(tmp_path, target, "unstable")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert (
+        "requirements didn't stabilize after the maximum number of iterations (5)" in result.stderr
+    )
+    assert 'pipeline step "step-0"' in result.stderr
+    assert len(function.calls) == 6
+
+
+def test_output_carries_composed_metadata_conditions_results_and_context(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    docs = documents(render(tmp_path, target, "emit", args=("-r", "-c")))
+    xr, waiting, ready, result, context = docs
+    assert xr["apiVersion"] == "example.org/v1"
+    assert xr["kind"] == "XThing"
+    assert xr["metadata"] == {"name": "thing-abc"}
+    assert xr["status"]["phase"] == "Creating"
+    conditions = {c["type"]: c for c in xr["status"]["conditions"]}
+    assert conditions["Ready"] == {
+        "type": "Ready",
+        "status": "False",
+        "reason": "Creating",
+        "message": "Unready resources: a-waiting",
+        "lastTransitionTime": "2024-01-01T00:00:00Z",
+    }
+    assert conditions["Custom"]["message"] == "all good"
+    # Composed resources are sorted by composition resource name.
+    assert [waiting["kind"], ready["kind"]] == ["Secret", "ConfigMap"]
+    meta = waiting["metadata"]
+    assert meta["annotations"] == {"crossplane.io/composition-resource-name": "a-waiting"}
+    assert meta["generateName"] == "thing-abc-"
+    assert meta["labels"] == {
+        "crossplane.io/composite": "thing-abc",
+        "crossplane.io/claim-name": "thing",
+        "crossplane.io/claim-namespace": "team",
+    }
+    assert meta["ownerReferences"] == [
+        {
+            "apiVersion": "example.org/v1",
+            "kind": "XThing",
+            "name": "thing-abc",
+            "uid": "1234-uid",
+            "controller": True,
+            "blockOwnerDeletion": True,
+        }
+    ]
+    assert result == {
+        "apiVersion": "render.crossplane.io/v1beta1",
+        "kind": "Result",
+        "step": "step-0",
+        "severity": "SEVERITY_WARNING",
+        "message": "something to look at",
+    }
+    assert context["kind"] == "Context"
+    assert context["fields"]["example.org/key"] == {"n": 1}
+
+
+def test_observed_resources_keep_their_names(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    observed = write(
+        tmp_path,
+        "observed.yaml",
+        """
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: thing-abc-x9z8y
+          annotations:
+            crossplane.io/composition-resource-name: a-waiting
+    """,
+    )
+    docs = documents(render(tmp_path, target, "emit", args=("-o", observed)))
+    waiting = docs[1]
+    assert waiting["metadata"]["name"] == "thing-abc-x9z8y"
+    assert "generateName" not in waiting["metadata"]
+
+
+def test_include_full_xr_copies_spec_and_metadata(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    xr = documents(render(tmp_path, target, "emit", args=("-x",)))[0]
+    assert xr["spec"] == {"size": 1}
+    assert xr["metadata"]["uid"] == "1234-uid"
+
+
+def test_context_values_reach_the_function(tmp_path: Path, scripted: tuple[Scripted, str]) -> None:
+    function, target = scripted
+    context_file = write(tmp_path, "ctx.yaml", "region: eu-west-1\n")
+    documents(
+        render(
+            tmp_path,
+            target,
+            "emit",
+            args=(
+                "--context-files",
+                f"from-file={context_file}",
+                "--context-values",
+                'inline={"a": true}',
+            ),
+        )
+    )
+    context = function.calls[0].context
+    assert context["from-file"]["region"] == "eu-west-1"
+    assert context["inline"]["a"] is True
+
+
+def test_a_fatal_result_prints_the_pipeline_error_and_exits_one(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    result = render(tmp_path, target, "emit", "fatal")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert 'pipeline step "step-1" returned a fatal result: this cannot work' in result.stderr
+
+
+def test_xrd_defaults_are_applied_before_rendering(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    function, target = scripted
+    xrd = write(
+        tmp_path,
+        "xrd.yaml",
+        """
+        apiVersion: apiextensions.crossplane.io/v1
+        kind: CompositeResourceDefinition
+        metadata: {name: xthings.example.org}
+        spec:
+          group: example.org
+          names: {kind: XThing, plural: xthings}
+          versions:
+            - name: v1
+              served: true
+              referenceable: true
+              schema:
+                openAPIV3Schema:
+                  type: object
+                  properties:
+                    spec:
+                      type: object
+                      properties:
+                        size: {type: integer, default: 5}
+                        colour: {type: string, default: blue}
+                        nested:
+                          type: object
+                          properties:
+                            depth: {type: integer, default: 2}
+    """,
+    )
+    documents(render(tmp_path, target, "emit", args=("--xrd", xrd)))
+    spec = function.calls[0].observed.composite.resource["spec"]
+    assert spec["size"] == 1  # the XR's own value stays
+    assert spec["colour"] == "blue"
+    assert "nested" not in spec  # nested defaults need their parent object
+
+
+@pytest.mark.parametrize(
+    ("which", "content", "message"),
+    [
+        pytest.param("xr", "a: [unclosed", "cannot parse", id="xr-not-yaml"),
+        pytest.param("xr", "just: a map\n", "is not a Kubernetes object", id="xr-no-kind"),
+        pytest.param(
+            "composition",
+            "apiVersion: v1\nkind: ConfigMap\n",
+            "found a ConfigMap",
+            id="composition-wrong-kind",
+        ),
+        pytest.param(
+            "functions",
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n",
+            "is not a pkg.crossplane.io Function",
+            id="functions-wrong-kind",
+        ),
+    ],
+)
+def test_bad_input_files_exit_one_naming_the_file(
+    tmp_path: Path, which: str, content: str, message: str
+) -> None:
+    paths = {
+        "xr": write(tmp_path, "xr.yaml", XR),
+        "composition": write(tmp_path, "composition.yaml", composition("emit")),
+        "functions": write(tmp_path, "functions.yaml", functions("127.0.0.1:1")),
+    }
+    paths[which] = write(tmp_path, f"bad-{which}.yaml", content)
+    result = subprocess.run(
+        [support.FUNCTION_ASYA, "render", paths["xr"], paths["composition"], paths["functions"]],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert f"bad-{which}.yaml" in result.stderr or which == "composition"
+
+
+def test_a_missing_file_exits_one_naming_it(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [support.FUNCTION_ASYA, "render", str(tmp_path / "nope.yaml"), "c.yaml", "f.yaml"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "nope.yaml" in result.stderr
+
+
+def test_an_observed_resource_without_its_resource_name_is_rejected(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    observed = write(
+        tmp_path, "observed.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"
+    )
+    result = render(tmp_path, target, "emit", args=("-o", observed))
+    assert result.returncode == 1
+    assert "crossplane.io/composition-resource-name" in result.stderr
+    assert "observed.yaml" in result.stderr
+
+
+def test_a_composition_for_another_type_is_rejected(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    result = render(tmp_path, target, "emit", xr=XR.replace("kind: XThing", "kind: XOther"))
+    assert result.returncode == 1
+    assert "does not match XR's kind (XOther)" in result.stderr

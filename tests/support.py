@@ -1,0 +1,194 @@
+"""Helpers the tests share: a served function subprocess, certificates, request builders."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import ipaddress
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+from google.protobuf import struct_pb2
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+BIN = Path(sys.executable).parent
+FUNCTION_ASYA = str(BIN / "function-asya")
+
+
+def free_port() -> int:
+    """Return a loopback port that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def struct(body: dict[str, Any]) -> struct_pb2.Struct:
+    """Build a protobuf Struct from a dict."""
+    out = struct_pb2.Struct()
+    out.update(body)
+    return out
+
+
+def request(xr: dict[str, Any], **kwargs: Any) -> fnv1.RunFunctionRequest:
+    """Build a RunFunctionRequest observing the given XR."""
+    req = fnv1.RunFunctionRequest(**kwargs)
+    req.observed.composite.resource.CopyFrom(struct(xr))
+    return req
+
+
+MINIMAL_XR = {
+    "apiVersion": "asya.sh/v1alpha1",
+    "kind": "XAsyncActor",
+    "metadata": {
+        "name": "echo-abcde",
+        "labels": {"crossplane.io/claim-name": "echo", "crossplane.io/claim-namespace": "team"},
+    },
+    "spec": {"actor": "echo", "image": "echo:1", "handler": "echo.handle"},
+}
+
+
+@dataclass
+class Served:
+    """A `function-asya serve` subprocess and where it listens."""
+
+    process: subprocess.Popen[str]
+    address: str
+
+    def stop(self) -> int:
+        """Send SIGTERM and return the exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait()
+
+
+def wait_until_listening(port: int, process: subprocess.Popen[str], timeout: float = 30) -> None:
+    """Wait until something accepts TCP connections on the port, or the process dies."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            _, err = process.communicate()
+            raise AssertionError(f"server exited with {process.returncode}: {err}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    raise AssertionError("server did not start listening in time")
+
+
+@contextlib.contextmanager
+def serving(*args: str, env: dict[str, str] | None = None) -> Iterator[Served]:
+    """Run `function-asya serve` on a free loopback port for the duration of a block."""
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [FUNCTION_ASYA, "serve", "--address", address, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    served = Served(process, address)
+    try:
+        wait_until_listening(port, process)
+        yield served
+    finally:
+        served.stop()
+
+
+@dataclass(frozen=True)
+class Certificates:
+    """PEM files for one CA, a server certificate and a client certificate."""
+
+    directory: Path  # holds tls.crt, tls.key, ca.crt for the server
+    ca: bytes
+    client_cert: bytes
+    client_key: bytes
+
+
+def _key() -> ec.EllipticCurvePrivateKey:
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
+    return key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+
+
+def _certificate(
+    subject: str,
+    key: ec.EllipticCurvePrivateKey,
+    issuer: tuple[str, ec.EllipticCurvePrivateKey] | None,
+    *,
+    ca: bool = False,
+    server: bool = False,
+) -> x509.Certificate:
+    now = datetime.datetime.now(datetime.UTC)
+    issuer_name, issuer_key = issuer or (subject, key)
+    builder = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)]))
+        .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer_name)]))
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+    )
+    if server:
+        builder = builder.add_extension(
+            x509.SubjectAlternativeName(
+                [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
+            ),
+            critical=False,
+        )
+    return builder.sign(issuer_key, hashes.SHA256())
+
+
+def make_certificates(directory: Path, ca_name: str = "test-ca") -> Certificates:
+    """Write a CA, a server certificate for 127.0.0.1 and a client certificate."""
+    directory.mkdir(parents=True, exist_ok=True)
+    ca_key = _key()
+    ca_cert = _certificate(ca_name, ca_key, None, ca=True)
+    server_key = _key()
+    server_cert = _certificate("function-asya", server_key, (ca_name, ca_key), server=True)
+    client_key = _key()
+    client_cert = _certificate("crossplane", client_key, (ca_name, ca_key))
+    pem = serialization.Encoding.PEM
+    (directory / "ca.crt").write_bytes(ca_cert.public_bytes(pem))
+    (directory / "tls.crt").write_bytes(server_cert.public_bytes(pem))
+    (directory / "tls.key").write_bytes(_pem_key(server_key))
+    return Certificates(
+        directory=directory,
+        ca=ca_cert.public_bytes(pem),
+        client_cert=client_cert.public_bytes(pem),
+        client_key=_pem_key(client_key),
+    )
+
+
+def secure_channel(address: str, ca: bytes, cert: bytes | None, key: bytes | None) -> grpc.Channel:
+    """Open a TLS channel that trusts `ca` and presents the given client certificate."""
+    credentials = grpc.ssl_channel_credentials(
+        root_certificates=ca, private_key=key, certificate_chain=cert
+    )
+    return grpc.secure_channel(address, credentials)

@@ -1,0 +1,82 @@
+"""The boundary: every failure becomes a Fatal result, never an exception or gRPC error."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from function import fn
+from tests import support
+
+
+def run(req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+    return asyncio.run(fn.FunctionRunner().RunFunction(req))
+
+
+def fatal_messages(rsp: fnv1.RunFunctionResponse) -> list[str]:
+    return [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
+
+
+def with_input(step_input: dict[str, Any]) -> fnv1.RunFunctionRequest:
+    return support.request(
+        support.MINIMAL_XR, input=support.struct(step_input), meta=fnv1.RequestMeta(tag="t")
+    )
+
+
+def test_an_empty_input_uses_every_default() -> None:
+    rsp = run(with_input({}))
+    assert fatal_messages(rsp) == []
+    assert rsp.meta.ttl.seconds == 60
+    assert rsp.meta.tag == "t"
+
+
+def test_the_input_ttl_sets_the_response_ttl() -> None:
+    rsp = run(with_input({"ttl": "2m30s"}))
+    assert rsp.meta.ttl.seconds == 150
+
+
+@pytest.mark.parametrize(
+    ("step_input", "expected"),
+    [
+        pytest.param({"aws": {"regoin": "x"}}, "aws.regoin: unknown field", id="typo-nested"),
+        pytest.param({"colour": "red"}, "colour: unknown field", id="typo-top"),
+        pytest.param({"keda": {"authProvider": "magic"}}, "keda.authProvider", id="bad-enum"),
+        pytest.param(
+            {"sqs": {"visibilityTimeoutSeconds": "soon"}},
+            "sqs.visibilityTimeoutSeconds",
+            id="bad-type",
+        ),
+        pytest.param({"ttl": "forever"}, "ttl", id="bad-ttl"),
+    ],
+)
+def test_an_invalid_input_is_a_fatal_result_naming_the_field(
+    step_input: dict[str, Any], expected: str
+) -> None:
+    rsp = run(with_input(step_input))
+    [message] = fatal_messages(rsp)
+    assert message.startswith("invalid function input: ")
+    assert expected in message
+
+
+def test_a_request_without_an_observed_composite_is_a_fatal_result() -> None:
+    rsp = run(fnv1.RunFunctionRequest(meta=fnv1.RequestMeta(tag="x")))
+    assert fatal_messages(rsp) == [
+        "cannot read the observed composite resource: the request has none"
+    ]
+    assert rsp.meta.tag == "x"
+
+
+def test_an_unexpected_exception_becomes_a_fatal_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    def explode(_req: fnv1.RunFunctionRequest) -> dict[str, Any]:
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(fn.parse, "step_input", explode)
+    req = with_input({})
+    req.desired.resources["from-earlier-step"].resource.update({"kind": "Thing"})
+    rsp = run(req)
+    assert fatal_messages(rsp) == [fn.INTERNAL_ERROR]
+    # What earlier steps desired passes through untouched.
+    assert list(rsp.desired.resources) == ["from-earlier-step"]

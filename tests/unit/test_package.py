@@ -1,0 +1,62 @@
+"""The package, Composition and functions file are valid for Crossplane."""
+
+from __future__ import annotations
+
+import yaml
+
+from function.models import input as fn_input
+from function.models import input_crd
+from tests import schemas
+from tests.support import ROOT
+
+INPUT_CRD = ROOT / "package" / "input" / "asya.fn.crossplane.io_inputs.yaml"
+
+
+def test_the_published_input_crd_matches_the_input_model() -> None:
+    published = yaml.safe_load(INPUT_CRD.read_text())
+    assert published == input_crd.crd(), "regenerate package/input from the model (see README)"
+
+
+def test_every_input_default_validates_against_the_input_crd() -> None:
+    crd = yaml.safe_load(INPUT_CRD.read_text())
+    schema = schemas.crd_schema_from(crd, "v1beta1")
+    dumped = fn_input.Input().model_dump(by_alias=True)
+    assert schemas.errors(dumped, schema) == []
+
+
+def test_the_input_crd_rejects_an_unknown_key() -> None:
+    crd = yaml.safe_load(INPUT_CRD.read_text())
+    schema = schemas.crd_schema_from(crd, "v1beta1")
+    assert schemas.errors({"aws": {"regoin": "x"}}, schema) != []
+
+
+def test_package_metadata_is_a_valid_function_package() -> None:
+    schemas.require_shared()
+    [meta] = schemas.load_all(ROOT / "package" / "crossplane.yaml")
+    assert (meta["apiVersion"], meta["kind"]) == ("meta.pkg.crossplane.io/v1", "Function")
+    assert meta["metadata"]["name"] == "function-asya"
+    assert schemas.errors(meta) == []
+
+
+def test_every_package_object_besides_the_metadata_is_a_crd() -> None:
+    # `crossplane xpkg build` refuses anything else under the package root.
+    for path in (ROOT / "package").rglob("*.yaml"):
+        for doc in schemas.load_all(path):
+            if path.name != "crossplane.yaml":
+                assert doc["kind"] == "CustomResourceDefinition", path
+
+
+def test_compositions_and_functions_file_validate_and_use_valid_inputs() -> None:
+    schemas.require_shared()
+    crd = yaml.safe_load(INPUT_CRD.read_text())
+    input_schema = schemas.crd_schema_from(crd, "v1beta1")
+    for path in sorted((ROOT / "compositions").glob("*.yaml")):
+        for composition in schemas.load_all(path):
+            assert schemas.errors(composition) == [], path
+            for step in composition["spec"]["pipeline"]:
+                if step["functionRef"]["name"] == "function-asya":
+                    assert schemas.errors(step.get("input", {}), input_schema) == [], path
+                    fn_input.parse(step.get("input", {}))
+    for function in schemas.load_all(ROOT / "examples" / "functions.yaml"):
+        assert schemas.errors(function) == []
+        assert function["metadata"]["name"] == "function-asya"
