@@ -9,12 +9,15 @@ from crossplane.function import logging, response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
-from function import errors, parse
+from function import errors, flavors, parse, requirements
 from function.models import input as fn_input
+from function.models import xr as xr_model
 
 INTERNAL_ERROR = (
     "cannot compose resources: internal error in function-asya (see the function's logs)"
 )
+RESOLVED_SPEC_CONTEXT_KEY = "asya.sh/resolved-spec"
+FLAVORS_CONDITION = "FlavorsResolved"
 
 
 class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
@@ -29,29 +32,92 @@ class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
     ) -> fnv1.RunFunctionResponse:
         """Run the function once; never raises, never returns a gRPC error."""
         try:
-            return run(req)
+            return run(req, self.log)
         except errors.FunctionError as exc:
-            return fatal(req, str(exc))
+            return fatal(req, exc)
         except Exception:
             self.log.exception("Unexpected error while running the function")
-            return fatal(req, INTERNAL_ERROR)
+            return fatal(req, None)
 
 
-def run(req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
-    """Run the stages: request → parse → (flavors → render → status) → response.
+def run(req: fnv1.RunFunctionRequest, log: Any) -> fnv1.RunFunctionResponse:
+    """Run the stages: request → parse → flavors → (render → status) → response.
 
     Raises:
         FunctionError: for any input the composition cannot proceed with.
     """
     settings = fn_input.parse(parse.step_input(req))
-    _xr: dict[str, Any] = parse.observed_composite(req)
+    xr = xr_model.parse(parse.observed_composite(req))
+    wanted = requirements.for_flavors(xr.flavors)
+    fetched = parse.required(req, [r.key for r in wanted])
+    if fetched is None:
+        # Not fetched yet: ask, and add nothing until Crossplane calls again.
+        rsp = response.to(req, ttl=settings.ttl_delta())
+        _require(rsp, wanted)
+        return rsp
+    missing = [r.flavor for r in wanted if not fetched[r.key]]
+    if missing:
+        raise errors.WaitingForFlavorsError(
+            f"Waiting for {len(missing)} flavor EnvironmentConfigs: {', '.join(missing)}"
+        )
+    layers = [flavors.from_environment_config(r.flavor, fetched[r.key][0]) for r in wanted]
+    resolution = flavors.resolve(xr, layers)
+
     # The response is built only once every stage has succeeded, so an error
     # can never leave a half-written desired state behind.
-    return response.to(req, ttl=settings.ttl_delta())
+    rsp = response.to(req, ttl=settings.ttl_delta())
+    _require(rsp, wanted)
+    rsp.desired.composite.resource.update({"spec": resolution.data})
+    rsp.context.update({RESOLVED_SPEC_CONTEXT_KEY: resolution.data})
+    for warning in resolution.warnings:
+        rsp.results.append(
+            fnv1.Result(
+                severity=fnv1.SEVERITY_WARNING,
+                message=warning,
+                reason="FlavorWarning",
+                target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
+            )
+        )
+    applied = ", ".join(resolution.applied)
+    _condition(
+        rsp,
+        True,
+        "Resolved",
+        f"Applied {len(resolution.applied)} flavors" + (f": {applied}" if applied else ""),
+    )
+    if resolution.applied:
+        log.info("Flavors applied", actor=xr.name, flavors=list(resolution.applied))
+    return rsp
 
 
-def fatal(req: fnv1.RunFunctionRequest, message: str) -> fnv1.RunFunctionResponse:
-    """Return a response that carries only a Fatal result and what earlier steps desired.
+def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requirement]) -> None:
+    """Declare every requirement in both the v2 and the Crossplane 1.x fields."""
+    for requirement in wanted:
+        selector = fnv1.ResourceSelector(
+            api_version=requirement.api_version,
+            kind=requirement.kind,
+            match_name=requirement.flavor,
+        )
+        rsp.requirements.resources[requirement.key].CopyFrom(selector)
+        rsp.requirements.extra_resources[requirement.key].CopyFrom(selector)
+
+
+def _condition(rsp: fnv1.RunFunctionResponse, ok: bool, reason: str, message: str) -> None:
+    rsp.conditions.append(
+        fnv1.Condition(
+            type=FLAVORS_CONDITION,
+            status=fnv1.STATUS_CONDITION_TRUE if ok else fnv1.STATUS_CONDITION_FALSE,
+            reason=reason,
+            message=message,
+            target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
+        )
+    )
+
+
+def fatal(
+    req: fnv1.RunFunctionRequest, exc: errors.FunctionError | None
+) -> fnv1.RunFunctionResponse:
+    """Return a response carrying a Fatal result and only what earlier steps desired.
 
     Crossplane applies nothing and deletes nothing after a Fatal result, so the
     user's existing resources stay exactly as they are.
@@ -59,11 +125,25 @@ def fatal(req: fnv1.RunFunctionRequest, message: str) -> fnv1.RunFunctionRespons
     rsp = fnv1.RunFunctionResponse(meta=fnv1.ResponseMeta(tag=req.meta.tag))
     rsp.desired.CopyFrom(req.desired)
     rsp.context.CopyFrom(req.context)
+    message = str(exc) if exc is not None else INTERNAL_ERROR
     rsp.results.append(
         fnv1.Result(
             severity=fnv1.SEVERITY_FATAL,
             message=message,
+            reason=exc.reason if exc is not None else "InternalError",
             target=fnv1.TARGET_COMPOSITE,
         )
     )
+    if isinstance(exc, errors.FlavorError):
+        _condition(rsp, False, exc.reason, message)
+    with_requirements(req, rsp)
     return rsp
+
+
+def with_requirements(req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
+    """Keep declaring the flavors' requirements on error paths, when they can be known."""
+    try:
+        xr = xr_model.parse(parse.observed_composite(req))
+    except errors.FunctionError:
+        return
+    _require(rsp, requirements.for_flavors(xr.flavors))

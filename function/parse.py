@@ -51,3 +51,26 @@ def observed_composite(req: fnv1.RunFunctionRequest) -> dict[str, Any]:
     if not req.observed.composite.HasField("resource"):
         raise InputError("cannot read the observed composite resource: the request has none")
     return plain(req.observed.composite.resource)
+
+
+def required(
+    req: fnv1.RunFunctionRequest, keys: list[str]
+) -> dict[str, list[dict[str, Any]]] | None:
+    """Return what Crossplane fetched for each requirement key.
+
+    Crossplane 2.x answers in `required_resources`, 1.18-1.20 in `extra_resources`.
+    A key that is absent means "not fetched yet"; present with no items, "missing".
+
+    Returns:
+        key → fetched objects, or None while any key has not been fetched yet.
+    """
+    fetched: dict[str, list[dict[str, Any]]] = {}
+    for key in keys:
+        if key in req.required_resources:
+            items = req.required_resources[key].items
+        elif key in req.extra_resources:
+            items = req.extra_resources[key].items
+        else:
+            return None
+        fetched[key] = [plain(item.resource) for item in items]
+    return fetched

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 import grpc
+from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
@@ -186,6 +187,8 @@ def render(
     has a render.crossplane.io/runtime-development-target annotation; other
     functions need the Development runtime annotation and a running server.
     """
+    # stdout carries the YAML stream only; the in-process function must not log there.
+    logging.configure(level=logging.Level.DISABLED)
     try:
         xr = files.load_one(composite_resource, "composite resource")
         composition = files.load_composition(composition_file)

@@ -1,0 +1,242 @@
+"""Resolve an actor's spec: defaults, then its flavors merged in order, then the actor itself."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from function import merge
+from function.errors import FlavorError, InputError
+from function.models import spec as spec_model
+from function.models.xr import CROSSPLANE_MACHINERY, Composite
+
+DEPRECATED_LABEL = "asya.sh/deprecated"
+DEPRECATION_MESSAGE = "asya.sh/deprecation-message"
+IGNORED_IN_FLAVORS = frozenset(spec_model.INFRASTRUCTURE_FIELDS) | CROSSPLANE_MACHINERY
+ACTOR = "the actor's spec"
+
+
+@dataclass(frozen=True)
+class Flavor:
+    """One fetched flavor: its name, data and what its EnvironmentConfig says about it."""
+
+    name: str
+    data: dict[str, Any]
+    deprecated: bool = False
+    deprecation_message: str = ""
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The resolved spec, as a validated model and as plain data, plus warnings."""
+
+    spec: spec_model.Spec
+    data: dict[str, Any]
+    applied: tuple[str, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+
+def from_environment_config(name: str, body: dict[str, Any]) -> Flavor:
+    """Read a flavor from its EnvironmentConfig.
+
+    Raises:
+        FlavorError: when `data` is present but not a map.
+    """
+    metadata = body.get("metadata") or {}
+    labels = metadata.get("labels") or {}
+    annotations = metadata.get("annotations") or {}
+    data = body.get("data")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise FlavorError(
+            f'invalid flavor data: flavor "{name}": data must be a map, got {merge.type_name(data)}'
+        )
+    return Flavor(
+        name=name,
+        data=data,
+        deprecated=str(labels.get(DEPRECATED_LABEL, "")).lower() == "true",
+        deprecation_message=str(annotations.get(DEPRECATION_MESSAGE, "")),
+    )
+
+
+def _without_ignored(flavor: Flavor, warnings: list[str]) -> dict[str, Any]:
+    kept = {}
+    for key, value in flavor.data.items():
+        if key in IGNORED_IN_FLAVORS:
+            warnings.append(
+                f'flavor "{flavor.name}" sets {key}, which a flavor cannot set; ignored'
+            )
+            continue
+        kept[key] = value
+    return kept
+
+
+def _with_state_proxy_defaults(data: dict[str, Any]) -> None:
+    items = data.get("stateProxy")
+    if isinstance(items, list):
+        data["stateProxy"] = [
+            merge.overlay(spec_model.STATE_PROXY_DEFAULTS, item) if isinstance(item, dict) else item
+            for item in items
+        ]
+
+
+def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
+    """Layer function defaults, the flavors (in the actor's order) and the actor's spec.
+
+    Raises:
+        MergeConflictError: when two flavors set the same leaf.
+        FlavorError: when the result is invalid, naming the path and the flavor
+            that set the value.
+        InputError: when the actor's own spec is invalid.
+    """
+    warnings = [
+        f'flavor "{f.name}" is deprecated: {f.deprecation_message or "no reason given"}'
+        for f in fetched
+        if f.deprecated
+    ]
+    layers = [(f.name, _without_ignored(f, warnings)) for f in fetched]
+    actor = {k: v for k, v in xr.spec.items() if k not in spec_model.INFRASTRUCTURE_FIELDS}
+    data = merge.overlay(merge.overlay(spec_model.DEFAULTS, merge.merge_flavors(layers)), actor)
+    _with_state_proxy_defaults(data)
+    for key in ("actor", "flavors"):
+        if key in xr.spec:
+            data[key] = xr.spec[key]
+    sources = [(ACTOR, actor), *((f'flavor "{name}"', layer) for name, layer in layers)]
+    _check_env(data, sources)
+    try:
+        model = spec_model.Spec.model_validate(data)
+    except ValidationError as exc:
+        raise _invalid(exc, data, sources) from None
+    return Resolution(
+        spec=model, data=data, applied=tuple(f.name for f in fetched), warnings=tuple(warnings)
+    )
+
+
+def _item_in(source: Any, loc: Sequence[Any], resolved: Any) -> bool:
+    """Tell whether the value at loc in resolved data came from this source layer."""
+    here_source, here_resolved = source, resolved
+    path: list[str] = []
+    for step in loc:
+        if isinstance(step, int):
+            if not isinstance(here_resolved, list) or not isinstance(here_source, list):
+                return False
+            if step >= len(here_resolved):
+                return False
+            item = here_resolved[step]
+            rule = merge.list_rule(path)
+            ident = merge.identity_of(item, rule)
+            matches = [
+                candidate
+                for candidate in here_source
+                if (ident is not None and merge.identity_of(candidate, rule) == ident)
+                or candidate == item
+            ]
+            if not matches:
+                return False
+            here_source, here_resolved = matches[0], item
+            path.append("*")
+            continue
+        if not isinstance(here_source, dict) or step not in here_source:
+            return False
+        if not isinstance(here_resolved, dict):
+            return False
+        here_source, here_resolved = here_source[step], here_resolved.get(step)
+        path.append(str(step))
+    return True
+
+
+def _display(loc: Sequence[Any], resolved: Any) -> str:
+    keys: list[str] = []
+    here = resolved
+    rule_path: list[str] = []
+    for step in loc:
+        if isinstance(step, int) and isinstance(here, list) and step < len(here):
+            item = here[step]
+            ident = merge.identity_of(item, merge.list_rule(rule_path))
+            keys.append(f"[{ident if ident is not None else step}]")
+            here = item
+            rule_path.append("*")
+        else:
+            keys.append(str(step))
+            here = here.get(step) if isinstance(here, dict) else None
+            rule_path.append(str(step))
+    return merge.dotted(keys) or "<spec>"
+
+
+def _invalid(
+    exc: ValidationError, data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]
+) -> FlavorError | InputError:
+    problems = []
+    blamed_flavor = False
+    for error in exc.errors(include_url=False)[:5]:
+        loc = list(error["loc"])
+        message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
+        origin = next((name for name, layer in sources if _item_in(layer, loc, data)), None)
+        where = _display(loc, data)
+        if origin is None or origin == ACTOR:
+            problems.append(f"{where}: {message}" + (f" (from {ACTOR})" if origin else ""))
+        else:
+            blamed_flavor = True
+            problems.append(f"{where}: {message} (from {origin})")
+    text = "; ".join(problems)
+    if blamed_flavor:
+        return FlavorError(f"invalid flavor data: {text}")
+    return InputError(f"invalid actor spec: {text}")
+
+
+def _env_sources(
+    data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]
+) -> list[tuple[str, str]]:
+    """Return (env var name, where it is defined) for every runtime env var."""
+    found: list[tuple[str, str]] = []
+    for item in data.get("env") or []:
+        if isinstance(item, dict) and isinstance(item.get("name"), str):
+            origin = _origin(sources, "env", "name", item["name"])
+            found.append((item["name"], f"env ({origin})"))
+    for ref in data.get("secretRefs") or []:
+        if not isinstance(ref, dict):
+            continue
+        for key in ref.get("keys") or []:
+            if isinstance(key, dict) and isinstance(key.get("envVar"), str):
+                origin = _secret_origin(sources, ref.get("secretName"), key["envVar"])
+                found.append((key["envVar"], f"secretRefs[{ref.get('secretName')}] ({origin})"))
+    return found
+
+
+def _origin(
+    sources: Sequence[tuple[str, dict[str, Any]]], field_name: str, key: str, value: str
+) -> str:
+    for name, layer in sources:
+        for item in layer.get(field_name) or []:
+            if isinstance(item, dict) and item.get(key) == value:
+                return f"from {name}"
+    return "from defaults"
+
+
+def _secret_origin(sources: Sequence[tuple[str, dict[str, Any]]], secret: Any, env_var: str) -> str:
+    for name, layer in sources:
+        for ref in layer.get("secretRefs") or []:
+            if isinstance(ref, dict) and ref.get("secretName") == secret:
+                for key in ref.get("keys") or []:
+                    if isinstance(key, dict) and key.get("envVar") == env_var:
+                        return f"from {name}"
+    return "from defaults"
+
+
+def _check_env(data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Each runtime env var name appears once and none is one the platform sets."""
+    seen: dict[str, str] = {}
+    for name, where in _env_sources(data, sources):
+        if name in spec_model.PLATFORM_RUNTIME_ENV:
+            raise FlavorError(
+                f'invalid env: "{name}" is set by the platform and cannot be set in {where}'
+            )
+        if name in seen:
+            raise FlavorError(
+                f'invalid env: "{name}" is defined twice, in {seen[name]} and in {where}'
+            )
+        seen[name] = where

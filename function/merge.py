@@ -1,0 +1,279 @@
+"""The merge rules, declared once: flavors merge with each other, then the actor wins.
+
+Between flavors (`merge_flavors`) lists append, maps merge key by key, and the same
+leaf set by two flavors is a conflict. Over flavors (`overlay`) the higher layer
+wins leaf by leaf and never conflicts. Inputs are never mutated or aliased.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from deepmerge import Merger
+from deepmerge.strategy.core import STRATEGY_END
+
+from function.errors import MergeConflictError
+
+# A path pattern matches a merge path; "*" stands for one item of a list or one map key.
+Pattern = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ListRule:
+    """How a list merges: by an identity key, or appended without duplicates."""
+
+    identity: str | None
+    # When two flavors define an item with the same identity, its fields merge
+    # (instead of conflicting) if it holds lists with identities of their own.
+    merge_items: bool = False
+    # The actor's items go before the flavors' items (rules are matched in order).
+    actor_first: bool = False
+
+
+# THE TABLE. Every list the AsyncActor spec has, and how it merges.
+LIST_RULES: dict[Pattern, ListRule] = {
+    ("env",): ListRule(identity="name"),
+    ("volumes",): ListRule(identity="name"),
+    ("volumeMounts",): ListRule(identity="mountPath"),
+    ("stateProxy",): ListRule(identity="name"),
+    ("stateProxy", "*", "connector", "env"): ListRule(identity="name"),
+    ("secretRefs",): ListRule(identity="secretName", merge_items=True),
+    ("secretRefs", "*", "keys"): ListRule(identity="envVar"),
+    ("initContainers",): ListRule(identity="name"),
+    ("sidecars",): ListRule(identity="name"),
+    ("sidecar", "env"): ListRule(identity="name"),
+    ("tolerations",): ListRule(identity=None),
+    ("resiliency", "rules"): ListRule(identity=None, actor_first=True),
+    ("scaling", "additionalTriggers"): ListRule(identity=None),
+}
+APPEND = ListRule(identity=None)
+
+
+def _matches(pattern: Pattern, path: Sequence[str]) -> bool:
+    return len(pattern) == len(path) and all(
+        p in ("*", k) for p, k in zip(pattern, path, strict=True)
+    )
+
+
+def list_rule(path: Sequence[str]) -> ListRule:
+    """Return the rule for the list at a path (plain keys, list items as "*")."""
+    for pattern, rule in LIST_RULES.items():
+        if _matches(pattern, path):
+            return rule
+    return APPEND
+
+
+def type_name(value: Any) -> str:
+    """Name a value's type the way the conflict messages do."""
+    if isinstance(value, dict):
+        return "a map"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "null"
+
+
+def identity_of(item: Any, rule: ListRule) -> str | None:
+    """Return an item's identity under a rule, or None when it has none."""
+    if rule.identity is None or not isinstance(item, dict):
+        return None
+    value = item.get(rule.identity)
+    return None if value is None else str(value)
+
+
+def _shape(path: Sequence[str]) -> tuple[str, ...]:
+    """Turn a display path (with `[id]` items) into a rule path (with `*` items)."""
+    out: list[str] = []
+    for key in path:
+        if key.startswith("["):
+            out.append("*")
+        else:
+            out.append(key)
+    return tuple(out)
+
+
+def dotted(path: Sequence[str]) -> str:
+    """Render a path as `scaling.minReplicaCount` or `env[MODEL_PATH]`."""
+    text = ""
+    for key in path:
+        text += key if key.startswith("[") or not text else f".{key}"
+    return text
+
+
+class _FlavorMerge:
+    """One fold of flavors: remembers which flavor first set each path."""
+
+    def __init__(self) -> None:
+        self.owners: dict[tuple[str, ...], str] = {}
+        self.current = ""
+        self.merger = Merger(
+            type_strategies=[(dict, self._dicts), (list, self._lists)],
+            fallback_strategies=[self._scalars],
+            type_conflict_strategies=[self._types],
+        )
+
+    def _claim(self, path: tuple[str, ...], value: Any) -> None:
+        """Record the current flavor as the first setter of path and everything under it."""
+        self.owners.setdefault(path, self.current)
+        if isinstance(value, dict):
+            for key, item in value.items():
+                self._claim((*path, key), item)
+        elif isinstance(value, list):
+            rule = list_rule(_shape(path))
+            for index, item in enumerate(value):
+                ident = identity_of(item, rule)
+                self._claim((*path, f"[{ident if ident is not None else index}]"), item)
+
+    def _owner(self, path: tuple[str, ...]) -> str:
+        for end in range(len(path), 0, -1):
+            if path[:end] in self.owners:
+                return self.owners[path[:end]]
+        return self.current
+
+    def _conflict(self, path: tuple[str, ...]) -> MergeConflictError:
+        return MergeConflictError(
+            f'flavor merge conflict: flavors "{self._owner(path)}" and "{self.current}" '
+            f"conflict on {dotted(path)}"
+        )
+
+    def _dicts(
+        self, _config: Merger, path: list[str], base: dict[str, Any], nxt: dict[str, Any]
+    ) -> Any:
+        for key, value in nxt.items():
+            if key in base:
+                base[key] = self.merger.value_strategy([*path, key], base[key], value)
+            else:
+                self._claim((*path, key), value)
+                base[key] = value
+        return base
+
+    def _lists(self, _config: Merger, path: list[str], base: list[Any], nxt: list[Any]) -> Any:
+        rule = list_rule(_shape(path))
+        positions = {
+            ident: index
+            for index, item in enumerate(base)
+            if (ident := identity_of(item, rule)) is not None
+        }
+        for item in nxt:
+            ident = identity_of(item, rule)
+            if ident is None:
+                if item not in base:
+                    self._claim((*path, f"[{len(base)}]"), item)
+                    base.append(item)
+                continue
+            item_path = (*path, f"[{ident}]")
+            if ident not in positions:
+                self._claim(item_path, item)
+                positions[ident] = len(base)
+                base.append(item)
+            elif base[positions[ident]] == item:
+                continue
+            elif rule.merge_items:
+                # The identity key is equal by construction; only the rest may clash.
+                rest = {k: v for k, v in item.items() if k != rule.identity}
+                base[positions[ident]] = self.merger.value_strategy(
+                    list(item_path), base[positions[ident]], rest
+                )
+            else:
+                raise self._conflict(item_path)
+        return base
+
+    def _scalars(self, _config: Merger, path: list[str], base: Any, nxt: Any) -> Any:
+        if isinstance(base, dict | list) or isinstance(nxt, dict | list):
+            return STRATEGY_END
+        # The same scalar set twice is a conflict even with equal values: one
+        # flavor must own each leaf, so changing either flavor stays predictable.
+        raise self._conflict(tuple(path))
+
+    def _types(self, _config: Merger, path: list[str], base: Any, nxt: Any) -> Any:
+        if not isinstance(base, dict | list) and not isinstance(nxt, dict | list):
+            raise self._conflict(tuple(path))
+        raise MergeConflictError(
+            f'flavor merge conflict: flavors "{self._owner(tuple(path))}" and "{self.current}" '
+            f'have conflicting types for key "{dotted(path)}": existing is {type_name(base)}, '
+            f"new is {type_name(nxt)}"
+        )
+
+    def fold(self, flavors: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for name, data in flavors:
+            self.current = name
+            merged = self.merger.merge(merged, copy.deepcopy(data))
+        return merged
+
+
+def merge_flavors(flavors: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """Merge flavors in order: lists append, maps merge, a leaf set twice conflicts.
+
+    Args:
+        flavors: (flavor name, data) pairs in the order the actor lists them.
+
+    Returns:
+        A new dict; the inputs are left untouched.
+
+    Raises:
+        MergeConflictError: naming both flavors and the dotted path of the clash.
+    """
+    return _FlavorMerge().fold(flavors)
+
+
+def overlay(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    """Lay `top` over `base`: top wins leaf by leaf, never a conflict.
+
+    Maps merge recursively; a list with identities keeps base's items, with top's
+    item replacing the one of the same identity and top's others appended; other
+    lists are joined without duplicates (top first where the rule says so).
+
+    Returns:
+        A new dict; the inputs are left untouched.
+    """
+    return _overlay_map((), copy.deepcopy(base), copy.deepcopy(top))
+
+
+def _overlay_map(
+    path: tuple[str, ...], base: dict[str, Any], top: dict[str, Any]
+) -> dict[str, Any]:
+    for key, value in top.items():
+        here = (*path, key)
+        below = base.get(key)
+        if isinstance(below, dict) and isinstance(value, dict):
+            base[key] = _overlay_map(here, below, value)
+        elif isinstance(below, list) and isinstance(value, list):
+            base[key] = _overlay_list(here, below, value)
+        else:
+            base[key] = value
+    return base
+
+
+def _overlay_list(path: tuple[str, ...], base: list[Any], top: list[Any]) -> list[Any]:
+    rule = list_rule(path)
+    if rule.identity is None:
+        first, second = (top, base) if rule.actor_first else (base, top)
+        joined: list[Any] = []
+        for item in (*first, *second):
+            if item not in joined:
+                joined.append(item)
+        return joined
+    out = list(base)
+    positions = {
+        ident: index
+        for index, item in enumerate(out)
+        if (ident := identity_of(item, rule)) is not None
+    }
+    for item in top:
+        ident = identity_of(item, rule)
+        if ident is not None and ident in positions:
+            out[positions[ident]] = item
+        else:
+            if ident is not None:
+                positions[ident] = len(out)
+            out.append(item)
+    return out

@@ -1,0 +1,225 @@
+"""The AsyncActor spec as the XRD defines it; the resolved spec is validated against it."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+PullPolicy = Literal["Always", "IfNotPresent", "Never"]
+DNS_LABEL = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$"
+# Fields that say what the actor is or which flavors it uses; flavors cannot set them.
+INFRASTRUCTURE_FIELDS = ("actor", "transport", "flavors")
+MAX_FLAVORS = 8
+
+
+class _Spec(BaseModel):
+    """Base for spec sections: camelCase keys, unknown keys rejected, immutable."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+class EnvVar(_Spec):
+    """An environment variable of the runtime container."""
+
+    name: str = Field(min_length=1)
+    value: str | None = None
+    value_from: dict[str, Any] | None = None
+
+
+class NameValue(_Spec):
+    """A plain name/value environment variable (sidecar and connector env)."""
+
+    name: str = Field(min_length=1)
+    value: str
+
+
+class SecretKey(_Spec):
+    """One Secret key exposed as an environment variable."""
+
+    key: str = Field(min_length=1)
+    env_var: str = Field(min_length=1)
+
+
+class SecretRef(_Spec):
+    """Keys of one Secret mapped to environment variables."""
+
+    secret_name: str = Field(min_length=1)
+    keys: list[SecretKey] = Field(min_length=1)
+
+
+class Advanced(_Spec):
+    """KEDA's advanced scaling options."""
+
+    restore_to_original_replica_count: bool | None = None
+    formula: str | None = None
+    target: str | None = None
+    activation_target: str | None = None
+    metric_type: Literal["AverageValue", "Value", "Utilization"] | None = None
+
+    @model_validator(mode="after")
+    def _formula_needs_target(self) -> Advanced:
+        if self.formula is not None and self.target is None:
+            raise ValueError("formula requires target")
+        return self
+
+
+class Scaling(_Spec):
+    """KEDA autoscaling; defaults come from the function's lowest layer."""
+
+    enabled: bool = True
+    min_replica_count: int = Field(0, ge=0)
+    max_replica_count: int = Field(10, ge=1)
+    polling_interval: int = Field(30, ge=1)
+    cooldown_period: int = Field(300, ge=0)
+    queue_length: int = Field(5, ge=1)
+    advanced: Advanced | None = None
+    additional_triggers: list[dict[str, Any]] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _min_below_max(self) -> Scaling:
+        if self.min_replica_count > self.max_replica_count:
+            raise ValueError("minReplicaCount must not exceed maxReplicaCount")
+        return self
+
+
+class Policy(_Spec):
+    """A retry policy of the sidecar."""
+
+    max_attempts: int | None = Field(None, ge=1)
+    backoff: Literal["constant", "linear", "exponential"] | None = None
+    initial_delay: str | None = None
+    max_interval: str | None = None
+    max_duration: str | None = None
+    jitter: bool | None = None
+    on_exhausted: list[str] | None = None
+
+
+class Rule(_Spec):
+    """Which errors a policy applies to."""
+
+    errors: list[str] = Field(min_length=1)
+    policy: str = Field(min_length=1)
+
+
+class Resiliency(_Spec):
+    """Retries and timeouts applied by the sidecar."""
+
+    policies: dict[str, Policy] = Field(default_factory=dict)
+    rules: list[Rule] = Field(default_factory=list)
+    actor_timeout: str | None = None
+
+
+class SidecarImage(_Spec):
+    """The sidecar image, as repository, tag and pull policy."""
+
+    repository: str | None = None
+    tag: str | None = None
+    pull_policy: PullPolicy | None = None
+
+
+class Sidecar(_Spec):
+    """Per-actor overrides of the Asya sidecar."""
+
+    image: SidecarImage | None = None
+    env: list[NameValue] = Field(default_factory=list)
+    resources: dict[str, Any] | None = None
+
+
+class Tracing(_Spec):
+    """OpenTelemetry export of the sidecar."""
+
+    endpoint: str | None = None
+    protocol: str | None = None
+
+
+class Mount(_Spec):
+    """Where a state proxy is mounted in the runtime."""
+
+    path: str = Field(pattern=r"^/")
+
+
+class Connector(_Spec):
+    """The container that backs a state proxy."""
+
+    image: str = Field(min_length=1)
+    image_pull_policy: PullPolicy = "IfNotPresent"
+    env: list[NameValue] = Field(default_factory=list)
+    resources: dict[str, Any] | None = None
+
+
+class StateProxy(_Spec):
+    """A state mount served by a connector container."""
+
+    name: str = Field(min_length=1, max_length=63, pattern=DNS_LABEL)
+    mount: Mount
+    write_mode: Literal["buffered", "passthrough"] = "buffered"
+    connector: Connector
+
+
+class NamedContainer(BaseModel):
+    """A user container (sidecar or init container); any Container field is kept."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    name: str = Field(min_length=1)
+
+    @field_validator("name")
+    @classmethod
+    def _not_reserved(cls, name: str) -> str:
+        if name.startswith("asya-"):
+            raise ValueError("container names starting with 'asya-' are reserved for internal use")
+        return name
+
+
+class Spec(_Spec):
+    """The resolved AsyncActor spec every later stage reads."""
+
+    actor: str = Field(min_length=1, max_length=63, pattern=DNS_LABEL)
+    flavors: list[str] = Field(default_factory=list, max_length=MAX_FLAVORS)
+    image: str = Field(min_length=1)
+    image_pull_policy: PullPolicy = "IfNotPresent"
+    handler: str = Field(min_length=1)
+    python_executable: str = Field("python3", min_length=1)
+    replicas: int = Field(1, ge=1)
+    env: list[EnvVar] = Field(default_factory=list)
+    resources: dict[str, Any] = Field(default_factory=dict)
+    tolerations: list[dict[str, Any]] = Field(default_factory=list)
+    node_selector: dict[str, Any] = Field(default_factory=dict)
+    volumes: list[dict[str, Any]] = Field(default_factory=list)
+    volume_mounts: list[dict[str, Any]] = Field(default_factory=list)
+    init_containers: list[NamedContainer] = Field(default_factory=list)
+    sidecars: list[NamedContainer] = Field(default_factory=list)
+    scaling: Scaling = Field(default_factory=Scaling)
+    resiliency: Resiliency | None = None
+    sidecar: Sidecar | None = None
+    tracing: Tracing | None = None
+    state_proxy: list[StateProxy] = Field(default_factory=list)
+    secret_refs: list[SecretRef] = Field(default_factory=list)
+
+
+# The lowest layer: what an actor gets when neither it nor a flavor says otherwise.
+DEFAULTS: dict[str, Any] = {
+    "imagePullPolicy": "IfNotPresent",
+    "pythonExecutable": "python3",
+    "replicas": 1,
+    "scaling": {
+        "enabled": True,
+        "minReplicaCount": 0,
+        "maxReplicaCount": 10,
+        "queueLength": 5,
+        "pollingInterval": 30,
+        "cooldownPeriod": 300,
+    },
+}
+STATE_PROXY_DEFAULTS: dict[str, Any] = {
+    "writeMode": "buffered",
+    "connector": {"imagePullPolicy": "IfNotPresent"},
+}
+# Env vars the platform sets on the runtime container; users cannot set them.
+PLATFORM_RUNTIME_ENV = frozenset(
+    {"ASYA_HANDLER", "ASYA_SOCKET_DIR", "ASYA_ENABLE_VALIDATION", "ASYA_STATE_PROXY_MOUNTS"}
+)
