@@ -1,0 +1,210 @@
+"""The two-call requirements protocol over a real socket and through `function-asya render`."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+from google.protobuf import json_format
+
+from function.rendercli import command, files
+from tests import support
+
+pytestmark = pytest.mark.slow
+
+XR = support.MINIMAL_XR | {
+    "spec": support.MINIMAL_XR["spec"] | {"flavors": ["gpu-a100", "scale-aggressive"]}
+}
+EXAMPLES = support.ROOT / "examples"
+
+
+def environment_config(name: str) -> dict[str, Any]:
+    [doc] = files.load(str(EXAMPLES / "flavors" / f"{name}.yaml"))
+    return doc.body
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[grpcv1.FunctionRunnerServiceStub]:
+    with support.serving("--insecure") as served, grpc.insecure_channel(served.address) as channel:
+        yield grpcv1.FunctionRunnerServiceStub(channel)
+
+
+def fatal(rsp: fnv1.RunFunctionResponse) -> list[str]:
+    return [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
+
+
+def conditions(rsp: fnv1.RunFunctionResponse) -> dict[str, fnv1.Condition]:
+    return {c.type: c for c in rsp.conditions}
+
+
+def fill(req: fnv1.RunFunctionRequest, field: str, found: dict[str, list[dict[str, Any]]]) -> None:
+    for key, bodies in found.items():
+        resources = getattr(req, field)[key]
+        for body in bodies:
+            resources.items.add().resource.update(body)
+
+
+def test_call_one_asks_call_two_resolves_with_identical_requirements(
+    stub: grpcv1.FunctionRunnerServiceStub,
+) -> None:
+    first = stub.RunFunction(support.request(XR), timeout=10)
+    assert fatal(first) == []
+    assert len(first.desired.resources) == 0
+    assert not first.desired.composite.HasField("resource")
+    requirements = json_format.MessageToDict(first.requirements)
+    assert requirements["resources"] == {
+        "flavor-gpu-a100": {
+            "apiVersion": "apiextensions.crossplane.io/v1beta1",
+            "kind": "EnvironmentConfig",
+            "matchName": "gpu-a100",
+        },
+        "flavor-scale-aggressive": {
+            "apiVersion": "apiextensions.crossplane.io/v1beta1",
+            "kind": "EnvironmentConfig",
+            "matchName": "scale-aggressive",
+        },
+    }
+    assert requirements["extraResources"] == requirements["resources"]
+
+    second_req = support.request(XR)
+    fill(
+        second_req,
+        "required_resources",
+        {
+            "flavor-gpu-a100": [environment_config("gpu-a100")],
+            "flavor-scale-aggressive": [environment_config("scale-aggressive")],
+        },
+    )
+    second = stub.RunFunction(second_req, timeout=10)
+    assert fatal(second) == []
+    assert second.requirements == first.requirements
+    spec = json_format.MessageToDict(second.desired.composite.resource)["spec"]
+    assert spec["nodeSelector"] == {"accelerator": "nvidia-a100"}
+    assert spec["scaling"]["maxReplicaCount"] == 100
+    assert json_format.MessageToDict(second.context)["asya.sh/resolved-spec"] == spec
+    resolved = conditions(second)["FlavorsResolved"]
+    assert (resolved.status, resolved.reason, resolved.message) == (
+        fnv1.STATUS_CONDITION_TRUE,
+        "Resolved",
+        "Applied 2 flavors: gpu-a100, scale-aggressive",
+    )
+    # Observed metadata never leaks into the desired XR.
+    assert "metadata" not in json_format.MessageToDict(second.desired.composite.resource)
+
+
+def test_a_missing_flavor_fails_closed_with_the_waiting_message(
+    stub: grpcv1.FunctionRunnerServiceStub,
+) -> None:
+    req = support.request(XR)
+    fill(req, "required_resources", {"flavor-gpu-a100": [], "flavor-scale-aggressive": []})
+    req.required_resources["flavor-gpu-a100"].SetInParent()
+    req.required_resources["flavor-scale-aggressive"].items.add().resource.update(
+        environment_config("scale-aggressive")
+    )
+    req.desired.resources["from-earlier-step"].resource.update({"kind": "Kept"})
+    rsp = stub.RunFunction(req, timeout=10)
+    assert fatal(rsp) == ["Waiting for 1 flavor EnvironmentConfigs: gpu-a100"]
+    waiting = conditions(rsp)["FlavorsResolved"]
+    assert (waiting.status, waiting.reason) == (fnv1.STATUS_CONDITION_FALSE, "WaitingForFlavors")
+    assert list(rsp.desired.resources) == ["from-earlier-step"]
+    assert "flavor-gpu-a100" in rsp.requirements.resources
+
+
+def test_extra_resources_only_as_crossplane_1_20_sends_them(
+    stub: grpcv1.FunctionRunnerServiceStub,
+) -> None:
+    req = support.request(XR)
+    fill(
+        req,
+        "extra_resources",
+        {
+            "flavor-gpu-a100": [environment_config("gpu-a100")],
+            "flavor-scale-aggressive": [environment_config("scale-aggressive")],
+        },
+    )
+    rsp = stub.RunFunction(req, timeout=10)
+    assert fatal(rsp) == []
+    assert (
+        json_format.MessageToDict(rsp.desired.composite.resource)["spec"]["resources"]["requests"][
+            "cpu"
+        ]
+        == 4
+    )
+
+
+def test_nothing_is_sticky_between_calls(stub: grpcv1.FunctionRunnerServiceStub) -> None:
+    def resolve(data: dict[str, Any]) -> dict[str, Any]:
+        xr = support.MINIMAL_XR | {"spec": support.MINIMAL_XR["spec"] | {"flavors": ["shape"]}}
+        req = support.request(xr)
+        fill(
+            req,
+            "required_resources",
+            {"flavor-shape": [{"metadata": {"name": "shape"}, "data": data}]},
+        )
+        rsp = stub.RunFunction(req, timeout=10)
+        return json_format.MessageToDict(rsp.desired.composite.resource)["spec"]
+
+    assert resolve({"nodeSelector": {"zone": "a"}})["nodeSelector"] == {"zone": "a"}
+    assert "nodeSelector" not in resolve({"replicas": 2})
+
+
+def render(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            support.FUNCTION_ASYA,
+            "render",
+            *args,
+            str(support.ROOT / "compositions" / "asyncactor-sqs.yaml"),
+            str(EXAMPLES / "functions.yaml"),
+            "--required-resources",
+            str(EXAMPLES / "flavors"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_render_resolves_flavors_in_two_calls() -> None:
+    xr = files.load_one(str(EXAMPLES / "flavored" / "gpu-checkpoints.yaml"), "XR")
+    documents, outcome = asyncio.run(
+        command.render_documents(
+            xr,
+            files.load_composition(str(support.ROOT / "compositions" / "asyncactor-sqs.yaml")),
+            files.load_functions(str(EXAMPLES / "functions.yaml")),
+            [],
+            files.load(str(EXAMPLES / "flavors")),
+            command.pipeline.to_struct({}),
+            timeout=30,
+        )
+    )
+    assert outcome.calls == {"asya": 2}
+    spec = documents[0]["spec"]
+    assert spec["scaling"]["minReplicaCount"] == 10
+    assert [p["name"] for p in spec["stateProxy"]] == ["checkpoints"]
+    assert spec["tolerations"] == [
+        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+    ]
+
+
+def test_render_reports_the_seeds_conflict_exactly() -> None:
+    result = render(str(EXAMPLES / "flavored" / "conflict.yaml"))
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith(
+        'pipeline step "asya" returned a fatal result: flavor merge conflict: '
+        'flavors "flavor-a" and "flavor-b" conflict on scaling.minReplicaCount'
+    )
+
+
+def test_render_fails_closed_on_a_missing_flavor() -> None:
+    result = render(str(EXAMPLES / "flavored" / "missing-flavor.yaml"))
+    assert result.returncode == 1
+    assert "Waiting for 1 flavor EnvironmentConfigs: gpu-h200" in result.stderr
+    assert result.stdout == ""

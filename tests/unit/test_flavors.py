@@ -1,0 +1,313 @@
+"""Layers: function defaults < flavors (in order) < the actor's own spec."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from function import flavors
+from function.errors import FlavorError, InputError, MergeConflictError
+from function.models import xr as xr_model
+
+
+def composite(**spec: Any) -> xr_model.Composite:
+    body = {
+        "apiVersion": "asya.sh/v1alpha1",
+        "kind": "XAsyncActor",
+        "metadata": {"name": "x", "labels": {"crossplane.io/claim-namespace": "ns"}},
+        "spec": {"actor": "echo", "image": "echo:1", "handler": "h.f", **spec},
+    }
+    return xr_model.parse(body)
+
+
+def flavor(name: str, data: dict[str, Any], **metadata: Any) -> flavors.Flavor:
+    return flavors.from_environment_config(name, {"metadata": metadata, "data": data})
+
+
+def resolve(spec: dict[str, Any], *layers: flavors.Flavor) -> flavors.Resolution:
+    names = [layer.name for layer in layers]
+    return flavors.resolve(
+        composite(**spec, flavors=names) if names else composite(**spec), list(layers)
+    )
+
+
+def test_defaults_fill_in_what_nobody_set() -> None:
+    data = resolve({}).data
+    assert data["imagePullPolicy"] == "IfNotPresent"
+    assert data["pythonExecutable"] == "python3"
+    assert data["replicas"] == 1
+    assert data["scaling"] == {
+        "enabled": True,
+        "minReplicaCount": 0,
+        "maxReplicaCount": 10,
+        "queueLength": 5,
+        "pollingInterval": 30,
+        "cooldownPeriod": 300,
+    }
+
+
+def test_precedence_flavor_over_default() -> None:
+    data = resolve({}, flavor("pull-always", {"imagePullPolicy": "Always", "replicas": 3})).data
+    assert data["imagePullPolicy"] == "Always"
+    assert data["replicas"] == 3
+
+
+def test_precedence_actor_over_flavor_leaf_by_leaf() -> None:
+    data = resolve(
+        {"scaling": {"maxReplicaCount": 20}},
+        flavor(
+            "high-throughput",
+            {"scaling": {"minReplicaCount": 5, "maxReplicaCount": 50, "queueLength": 10}},
+        ),
+    ).data
+    assert data["scaling"]["maxReplicaCount"] == 20
+    assert data["scaling"]["minReplicaCount"] == 5
+    assert data["scaling"]["queueLength"] == 10
+    assert data["scaling"]["cooldownPeriod"] == 300  # still the default
+
+
+def test_precedence_actor_over_flavor_never_conflicts() -> None:
+    data = resolve(
+        {"image": "mine:2", "env": [{"name": "MODEL_PATH", "value": "/actor"}]},
+        flavor("one", {"image": "theirs:1", "env": [{"name": "MODEL_PATH", "value": "/flavor"}]}),
+    ).data
+    assert data["image"] == "mine:2"
+    assert data["env"] == [{"name": "MODEL_PATH", "value": "/actor"}]
+
+
+def test_precedence_actor_rules_before_flavor_rules() -> None:
+    data = resolve(
+        {
+            "resiliency": {
+                "rules": [{"errors": ["RateLimitError"], "policy": "slow"}],
+                "policies": {"slow": {"maxAttempts": 2}},
+            }
+        },
+        flavor(
+            "retries",
+            {
+                "resiliency": {
+                    "rules": [{"errors": ["TimeoutError"], "policy": "fast"}],
+                    "policies": {"fast": {"maxAttempts": 5}},
+                }
+            },
+        ),
+    ).data
+    assert [r["policy"] for r in data["resiliency"]["rules"]] == ["slow", "fast"]
+
+
+def test_a_flavor_that_disables_scaling_is_honoured() -> None:
+    resolution = resolve({}, flavor("fixed", {"scaling": {"enabled": False}, "replicas": 3}))
+    assert resolution.spec.scaling.enabled is False
+    assert resolution.spec.replicas == 3
+
+
+def test_state_proxy_items_get_their_defaults() -> None:
+    data = resolve(
+        {},
+        flavor(
+            "cache",
+            {
+                "stateProxy": [
+                    {
+                        "name": "cache",
+                        "mount": {"path": "/state/cache"},
+                        "connector": {"image": "redis-proxy:1"},
+                    }
+                ]
+            },
+        ),
+    ).data
+    [item] = data["stateProxy"]
+    assert item["writeMode"] == "buffered"
+    assert item["connector"]["imagePullPolicy"] == "IfNotPresent"
+
+
+def test_the_seeds_conflict_is_reported_exactly() -> None:
+    with pytest.raises(MergeConflictError) as raised:
+        resolve(
+            {},
+            flavor("flavor-a", {"scaling": {"minReplicaCount": 1}}),
+            flavor("flavor-b", {"scaling": {"minReplicaCount": 5}}),
+        )
+    assert str(raised.value) == (
+        'flavor merge conflict: flavors "flavor-a" and "flavor-b" conflict on scaling.minReplicaCount'
+    )
+
+
+def test_infrastructure_and_machinery_in_a_flavor_are_ignored_with_warnings() -> None:
+    resolution = resolve(
+        {},
+        flavor(
+            "sneaky",
+            {"actor": "other", "flavors": ["x"], "compositionRef": {"name": "x"}, "replicas": 2},
+        ),
+    )
+    assert resolution.data["actor"] == "echo"
+    assert "compositionRef" not in resolution.data
+    assert resolution.data["replicas"] == 2
+    assert sorted(resolution.warnings) == sorted(
+        [
+            'flavor "sneaky" sets actor, which a flavor cannot set; ignored',
+            'flavor "sneaky" sets flavors, which a flavor cannot set; ignored',
+            'flavor "sneaky" sets compositionRef, which a flavor cannot set; ignored',
+        ]
+    )
+
+
+def test_crossplane_machinery_in_the_xr_spec_is_not_an_actor_setting() -> None:
+    data = resolve(
+        {
+            "claimRef": {"name": "x"},
+            "resourceRefs": [],
+            "compositionRevisionRef": {"name": "r"},
+            "crossplane": {"compositionRef": {"name": "c"}},
+        }
+    ).data
+    for key in ("claimRef", "resourceRefs", "compositionRevisionRef", "crossplane"):
+        assert key not in data
+
+
+def test_a_deprecated_flavor_applies_with_a_warning() -> None:
+    resolution = resolve(
+        {},
+        flavor(
+            "gpu-t4",
+            {"replicas": 2},
+            labels={"asya.sh/deprecated": "true"},
+            annotations={"asya.sh/deprecation-message": "Use gpu-a100 instead"},
+        ),
+    )
+    assert resolution.data["replicas"] == 2
+    assert resolution.warnings == ('flavor "gpu-t4" is deprecated: Use gpu-a100 instead',)
+
+
+def test_a_flavor_without_data_contributes_nothing() -> None:
+    resolution = flavors.resolve(
+        composite(flavors=["empty"]), [flavors.from_environment_config("empty", {"metadata": {}})]
+    )
+    assert resolution.data == resolve({}).data | {"flavors": ["empty"]}
+
+
+def test_a_flavor_whose_data_is_not_a_map_is_an_error_naming_it() -> None:
+    with pytest.raises(FlavorError, match='flavor "broken": data must be a map, got a list'):
+        flavors.from_environment_config("broken", {"data": [1, 2]})
+
+
+def test_an_invalid_value_names_its_path_and_the_flavor_that_set_it() -> None:
+    with pytest.raises(FlavorError) as raised:
+        resolve({}, flavor("fast", {"scaling": {"maxReplicaCount": "lots"}}))
+    assert str(raised.value) == (
+        "invalid flavor data: scaling.maxReplicaCount: Input should be a valid integer, "
+        'unable to parse string as an integer (from flavor "fast")'
+    )
+
+
+def test_an_invalid_list_item_is_named_by_its_identity() -> None:
+    with pytest.raises(FlavorError) as raised:
+        resolve(
+            {},
+            flavor("fine", {"replicas": 2}),
+            flavor(
+                "bad-proxy",
+                {
+                    "stateProxy": [
+                        {
+                            "name": "cache",
+                            "mount": {"path": "relative"},
+                            "connector": {"image": "x"},
+                        }
+                    ]
+                },
+            ),
+        )
+    assert str(raised.value).startswith("invalid flavor data: stateProxy[cache].mount.path: ")
+    assert str(raised.value).endswith('(from flavor "bad-proxy")')
+
+
+def test_an_unknown_field_in_a_flavor_is_named() -> None:
+    with pytest.raises(FlavorError, match=r'scalling: unknown field \(from flavor "typo"\)'):
+        resolve({}, flavor("typo", {"scalling": {"enabled": False}}))
+
+
+def test_reserved_container_names_are_rejected() -> None:
+    with pytest.raises(FlavorError, match=r"sidecars\[asya-proxy\].name: .*reserved"):
+        resolve({}, flavor("x-side", {"sidecars": [{"name": "asya-proxy", "image": "p:1"}]}))
+
+
+def test_an_env_var_set_both_in_env_and_secret_refs_names_both_sources() -> None:
+    with pytest.raises(FlavorError) as raised:
+        resolve(
+            {"env": [{"name": "OPENAI_API_KEY", "value": "inline"}]},
+            flavor(
+                "openai-secrets",
+                {
+                    "secretRefs": [
+                        {
+                            "secretName": "openai-creds",
+                            "keys": [{"key": "api-key", "envVar": "OPENAI_API_KEY"}],
+                        }
+                    ]
+                },
+            ),
+        )
+    assert str(raised.value) == (
+        'invalid env: "OPENAI_API_KEY" is defined twice, in env (from the actor\'s spec) and in '
+        'secretRefs[openai-creds] (from flavor "openai-secrets")'
+    )
+
+
+def test_an_env_var_from_two_secret_refs_is_an_error() -> None:
+    with pytest.raises(FlavorError, match='"TOKEN" is defined twice'):
+        resolve(
+            {},
+            flavor(
+                "one",
+                {"secretRefs": [{"secretName": "s1", "keys": [{"key": "k", "envVar": "TOKEN"}]}]},
+            ),
+            flavor(
+                "two",
+                {"secretRefs": [{"secretName": "s2", "keys": [{"key": "k", "envVar": "TOKEN"}]}]},
+            ),
+        )
+
+
+@pytest.mark.parametrize("name", ["ASYA_HANDLER", "ASYA_SOCKET_DIR"])
+def test_platform_env_names_cannot_be_set(name: str) -> None:
+    with pytest.raises(FlavorError) as raised:
+        resolve({}, flavor("evil", {"env": [{"name": name, "value": "x"}]}))
+    assert str(raised.value) == (
+        f'invalid env: "{name}" is set by the platform and cannot be set in env (from flavor "evil")'
+    )
+
+
+def test_the_actors_own_invalid_value_is_an_actor_error() -> None:
+    with pytest.raises(
+        InputError, match=r"invalid actor spec: replicas: .*\(from the actor's spec\)"
+    ):
+        resolve({"replicas": 0})
+
+
+@pytest.mark.parametrize(
+    ("flavor_names", "message"),
+    [
+        (["aaa", "aaa"], "listed more than once: aaa"),
+        ([f"flavor-{n}" for n in range(9)], "at most 8 flavors, got 9"),
+        (["ab"], "3 or more characters: ab"),
+        ("cpu", "must be a list of flavor names"),
+    ],
+)
+def test_bad_flavor_lists_are_rejected(flavor_names: Any, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        composite(flavors=flavor_names)
+
+
+def test_the_namespace_comes_from_the_claim_label_claim_ref_or_metadata() -> None:
+    base = {"spec": {"actor": "a"}, "metadata": {"name": "x"}}
+    assert xr_model.parse(base | {"metadata": {"namespace": "direct"}}).namespace == "direct"
+    assert (
+        xr_model.parse(base | {"spec": {"claimRef": {"namespace": "claim"}}}).namespace == "claim"
+    )
+    with pytest.raises(InputError, match="cannot find the actor's namespace"):
+        xr_model.parse(base)
