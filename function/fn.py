@@ -9,9 +9,10 @@ from crossplane.function import logging, response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
-from function import errors, flavors, parse, requirements
+from function import errors, flavors, merge, parse, render, requirements, status
 from function.models import input as fn_input
 from function.models import xr as xr_model
+from function.models.plan import Plan
 
 INTERNAL_ERROR = (
     "cannot compose resources: internal error in function-asya (see the function's logs)"
@@ -62,12 +63,28 @@ def run(req: fnv1.RunFunctionRequest, log: Any) -> fnv1.RunFunctionResponse:
         )
     layers = [flavors.from_environment_config(r.flavor, fetched[r.key][0]) for r in wanted]
     resolution = flavors.resolve(xr, layers)
+    plan = Plan(
+        xr=xr,
+        spec=resolution.spec,
+        data=resolution.data,
+        settings=settings,
+        observed=parse.observed_resources(req),
+    )
+    rendered = render.render_all(plan)
+    report = status.derive(plan, rendered)
 
     # The response is built only once every stage has succeeded, so an error
     # can never leave a half-written desired state behind.
     rsp = response.to(req, ttl=settings.ttl_delta())
     _require(rsp, wanted)
-    rsp.desired.composite.resource.update({"spec": resolution.data})
+    earlier = parse.plain(rsp.desired.composite.resource).get("status")
+    merged_status = merge.overlay(earlier if isinstance(earlier, dict) else {}, report.status)
+    rsp.desired.composite.resource.update({"spec": resolution.data, "status": merged_status})
+    for name, body in rendered.items():
+        rsp.desired.resources[name].resource.update(body)
+        rsp.desired.resources[name].ready = (
+            fnv1.READY_TRUE if report.ready[name] else fnv1.READY_FALSE
+        )
     rsp.context.update({RESOLVED_SPEC_CONTEXT_KEY: resolution.data})
     for warning in resolution.warnings:
         rsp.results.append(

@@ -74,3 +74,8 @@ def required(
             return None
         fetched[key] = [plain(item.resource) for item in items]
     return fetched
+
+
+def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, dict[str, Any]]:
+    """Return each observed composed resource by its composition resource name."""
+    return {name: plain(item.resource) for name, item in req.observed.resources.items()}

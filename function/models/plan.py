@@ -1,0 +1,31 @@
+"""Everything the renderers and the status stage read: one frozen bundle per call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from function.models.input import Input
+from function.models.spec import Spec
+from function.models.xr import Composite
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The resolved actor, the cluster settings, and what Crossplane observed."""
+
+    xr: Composite
+    spec: Spec
+    data: dict[str, Any]  # the resolved spec as plain data (camelCase keys)
+    settings: Input
+    observed: dict[str, dict[str, Any]]  # composition resource name → observed object
+
+    @property
+    def actor(self) -> str:
+        """The actor's name, used for every object name."""
+        return self.spec.actor
+
+    @property
+    def namespace(self) -> str:
+        """The namespace every Kubernetes object goes to."""
+        return self.xr.namespace

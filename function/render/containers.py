@@ -1,0 +1,200 @@
+"""The Deployment's containers: the runtime, the Asya sidecar and the state-proxy connectors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from function.errors import InputError
+from function.models.plan import Plan
+from function.render import meta, transports
+
+RUNTIME = "asya-runtime"
+SIDECAR = "asya-sidecar"
+STATE_SOCKETS = "/var/run/asya/state"
+# The sidecar env var a user's sidecar.env may replace; the rest identify the actor.
+OVERRIDABLE_SIDECAR_ENV = frozenset({"ASYA_LOG_LEVEL"})
+
+
+def go_json(value: Any) -> str:
+    """Encode like Go's json.Marshal: compact, sorted keys, HTML characters escaped."""
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    for char, escaped in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
+        text = text.replace(char, escaped)
+    return text
+
+
+def _probe(plan: Plan, **timing: int) -> dict[str, Any]:
+    socket_dir = plan.settings.sidecar.socket_dir
+    check = f"test -S {socket_dir}/asya-runtime.sock && test -f {socket_dir}/runtime-ready"
+    return {"exec": {"command": ["sh", "-c", check]}, **timing}
+
+
+def runtime(plan: Plan) -> dict[str, Any]:
+    """The container that runs the user's handler."""
+    spec, sidecar = plan.spec, plan.settings.sidecar
+    env: list[dict[str, Any]] = [
+        {"name": "ASYA_SOCKET_DIR", "value": sidecar.socket_dir},
+        {"name": "ASYA_HANDLER", "value": spec.handler},
+    ]
+    if plan.actor in meta.SYSTEM_ACTORS:
+        env.append({"name": "ASYA_ENABLE_VALIDATION", "value": "false"})
+    for item in spec.env:
+        var: dict[str, Any] = {"name": item.name}
+        if item.value:
+            var["value"] = item.value
+        elif item.value_from is not None:
+            var["valueFrom"] = item.value_from
+        env.append(var)
+    for ref in spec.secret_refs:
+        for key in ref.keys:
+            env.append(
+                {
+                    "name": key.env_var,
+                    "valueFrom": {"secretKeyRef": {"name": ref.secret_name, "key": key.key}},
+                }
+            )
+    if spec.state_proxy:
+        mounts = ";".join(f"{p.name}:{p.mount.path}:write={p.write_mode}" for p in spec.state_proxy)
+        env.append({"name": "ASYA_STATE_PROXY_MOUNTS", "value": mounts})
+    mounts_: list[dict[str, Any]] = [
+        {"name": "socket-dir", "mountPath": sidecar.socket_dir},
+        {"name": "tmp", "mountPath": "/tmp"},  # noqa: S108  # The pod's own emptyDir.
+        {
+            "name": "asya-runtime",
+            "mountPath": sidecar.runtime_mount_path,
+            "subPath": "asya_runtime.py",
+            "readOnly": True,
+        },
+    ]
+    if spec.state_proxy:
+        mounts_.append({"name": "state-sockets", "mountPath": STATE_SOCKETS})
+    for mount in spec.volume_mounts:
+        kept = {"name": mount.get("name"), "mountPath": mount.get("mountPath")}
+        kept |= {
+            key: mount[key]
+            for key in ("subPath", "readOnly", "mountPropagation", "subPathExpr")
+            if mount.get(key)
+        }
+        mounts_.append(kept)
+    container: dict[str, Any] = {
+        "name": RUNTIME,
+        "image": spec.image,
+        "imagePullPolicy": spec.image_pull_policy,
+        "command": [spec.python_executable, sidecar.runtime_mount_path],
+        "env": env,
+        "volumeMounts": mounts_,
+        "startupProbe": _probe(
+            plan, initialDelaySeconds=3, periodSeconds=2, timeoutSeconds=3, failureThreshold=150
+        ),
+        "livenessProbe": _probe(plan, periodSeconds=30, timeoutSeconds=5, failureThreshold=3),
+        "readinessProbe": _probe(plan, periodSeconds=10, timeoutSeconds=3, failureThreshold=3),
+    }
+    if spec.resources:
+        container["resources"] = plan.data["resources"]
+    return container
+
+
+def sidecar_image(plan: Plan) -> tuple[str, str]:
+    """The sidecar image and pull policy: the actor's `sidecar.image` over the Input's."""
+    default = plan.settings.sidecar
+    image = default.image
+    policy: str = default.image_pull_policy
+    override = plan.spec.sidecar.image if plan.spec.sidecar else None
+    if override is not None:
+        repository, tag = image, "latest"
+        if ":" in image.rsplit("/", 1)[-1]:
+            repository, tag = image.rsplit(":", 1)
+        image = f"{override.repository or repository}:{override.tag or tag}"
+        policy = override.pull_policy or policy
+    return image, policy
+
+
+def sidecar(plan: Plan, url: str) -> dict[str, Any]:
+    """The Asya sidecar: it polls the queue and hands messages to the runtime.
+
+    Raises:
+        InputError: when the actor's sidecar.env sets a variable the platform owns.
+    """
+    spec, settings = plan.spec, plan.settings.sidecar
+    env: list[dict[str, Any]] = [
+        {"name": "ASYA_LOG_LEVEL", "value": "info"},
+        {"name": "ASYA_SOCKET_DIR", "value": settings.socket_dir},
+        {"name": "ASYA_ACTOR_NAME", "value": plan.actor},
+        {"name": "ASYA_NAMESPACE", "value": plan.namespace},
+        {"name": "ASYA_ACTOR_SINK", "value": "x-sink"},
+        {"name": "ASYA_ACTOR_SUMP", "value": "x-sump"},
+        {"name": "ASYA_ACTOR_HAPPY_END", "value": "happy-end"},
+        {"name": "ASYA_ACTOR_ERROR_END", "value": "error-end"},
+        *transports.of(plan).sidecar_env(plan, url),
+    ]
+    if plan.actor in meta.SYSTEM_ACTORS:
+        env.append({"name": "ASYA_IS_END_ACTOR", "value": "true"})
+    platform = {item["name"]: index for index, item in enumerate(env)}
+    for item in spec.sidecar.env if spec.sidecar else []:
+        if item.name in OVERRIDABLE_SIDECAR_ENV:
+            env[platform[item.name]] = {"name": item.name, "value": item.value}
+        elif item.name in platform:
+            raise InputError(
+                f'invalid sidecar.env: "{item.name}" is set by the platform and cannot be overridden'
+            )
+        else:
+            env.append({"name": item.name, "value": item.value})
+    tracing = spec.tracing
+    endpoint = (tracing.endpoint if tracing else None) or settings.tracing.endpoint
+    protocol = (tracing.protocol if tracing else None) or settings.tracing.protocol
+    if endpoint:
+        env.append({"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": endpoint})
+    if protocol:
+        env.append({"name": "OTEL_EXPORTER_OTLP_PROTOCOL", "value": protocol})
+    resiliency = plan.data.get("resiliency") or {}
+    if resiliency.get("policies"):
+        env.append({"name": "ASYA_RESILIENCY_POLICIES", "value": go_json(resiliency["policies"])})
+    if resiliency.get("rules"):
+        env.append({"name": "ASYA_RESILIENCY_RULES", "value": go_json(resiliency["rules"])})
+    if resiliency.get("actorTimeout"):
+        env.append(
+            {"name": "ASYA_RESILIENCY_ACTOR_TIMEOUT", "value": str(resiliency["actorTimeout"])}
+        )
+    image, policy = sidecar_image(plan)
+    container: dict[str, Any] = {
+        "name": SIDECAR,
+        "image": image,
+        "imagePullPolicy": policy,
+        "env": env,
+        "volumeMounts": [
+            {"name": "socket-dir", "mountPath": settings.socket_dir},
+            {"name": "tmp", "mountPath": "/tmp"},  # noqa: S108  # The pod's own emptyDir.
+        ],
+    }
+    if settings.aws_creds_secret:
+        container["envFrom"] = [{"secretRef": {"name": settings.aws_creds_secret}}]
+    sidecar_data = plan.data.get("sidecar") or {}
+    if sidecar_data.get("resources"):
+        container["resources"] = sidecar_data["resources"]
+    return container
+
+
+def connectors(plan: Plan) -> list[dict[str, Any]]:
+    """One connector container per state proxy."""
+    out = []
+    for proxy in plan.spec.state_proxy:
+        connector = proxy.connector
+        container: dict[str, Any] = {
+            "name": f"asya-state-proxy-{proxy.name}",
+            "image": connector.image,
+            "imagePullPolicy": connector.image_pull_policy,
+            "env": [{"name": "CONNECTOR_SOCKET", "value": f"{STATE_SOCKETS}/{proxy.name}.sock"}]
+            + [{"name": e.name, "value": e.value} for e in connector.env],
+            "volumeMounts": [{"name": "state-sockets", "mountPath": STATE_SOCKETS}],
+        }
+        if connector.resources:
+            container["resources"] = connector.resources
+        out.append(container)
+    return out

@@ -1,0 +1,63 @@
+"""Names, labels and wrapping shared by every renderer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from function.models.plan import Plan
+
+# Composition resource names: the same as upstream's composition, so a cluster
+# can switch to this function without Crossplane recreating anything.
+QUEUE = "sqs-queue"
+SERVICE_ACCOUNT = "serviceaccount"
+TRIGGER_AUTHENTICATION = "triggerauthentication"
+SCALED_OBJECT = "scaledobject"
+DEPLOYMENT = "deployment"
+
+WRAPPER_API_VERSION = "kubernetes.crossplane.io/v1alpha2"
+SYSTEM_ACTORS = frozenset({"x-sink", "x-sump", "happy-end", "error-end"})
+RESERVED_LABEL_PREFIXES = ("crossplane.io/", "app.kubernetes.io/")
+
+
+def user_labels(plan: Plan) -> dict[str, str]:
+    """The XR's labels minus Crossplane's and app.kubernetes.io ones: they go on every object."""
+    return {
+        key: value
+        for key, value in plan.xr.labels.items()
+        if not key.startswith(RESERVED_LABEL_PREFIXES)
+    }
+
+
+def labels(plan: Plan, component: str) -> dict[str, str]:
+    """The standard labels of an object: user labels, then the ones the platform owns."""
+    return user_labels(plan) | {
+        "app.kubernetes.io/name": plan.actor,
+        "app.kubernetes.io/component": component,
+        "app.kubernetes.io/part-of": "asya",
+        "app.kubernetes.io/managed-by": "crossplane",
+        "asya.sh/actor": plan.actor,
+    }
+
+
+def compose(plan: Plan, manifest: dict[str, Any], *, watch: bool) -> dict[str, Any]:
+    """Return a Kubernetes object as Crossplane should compose it.
+
+    A namespaced (Crossplane v2) XR composes it directly; a legacy XR wraps it in a
+    provider-kubernetes Object, as the upstream composition does.
+    """
+    if plan.xr.namespaced:
+        return manifest
+    return {
+        "apiVersion": WRAPPER_API_VERSION,
+        "kind": "Object",
+        "spec": {
+            "watch": watch,
+            "forProvider": {"manifest": manifest},
+            "providerConfigRef": {"name": plan.settings.kubernetes.provider_config_name},
+        },
+    }
+
+
+def trigger_authentication_name(plan: Plan) -> str:
+    """`<actor>-trigger-auth`: the TriggerAuthentication the ScaledObject refers to."""
+    return f"{plan.actor}-trigger-auth"

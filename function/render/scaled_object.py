@@ -1,0 +1,85 @@
+"""The KEDA ScaledObject that scales the Deployment on the queue's length."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from function import observed
+from function.models.plan import Plan
+from function.render import meta, transports
+
+# Scale up fast, scale down gradually.
+BEHAVIOR = {
+    "scaleDown": {
+        "stabilizationWindowSeconds": 300,
+        "policies": [{"type": "Pods", "value": 1, "periodSeconds": 60}],
+    },
+    "scaleUp": {
+        "stabilizationWindowSeconds": 0,
+        "policies": [
+            {"type": "Pods", "value": 10, "periodSeconds": 60},
+            {"type": "Percent", "value": 100, "periodSeconds": 60},
+        ],
+    },
+}
+
+
+def known_queue_url(plan: Plan) -> str:
+    """The queue URL: observed on the queue, else the one the ScaledObject already has.
+
+    Once a ScaledObject exists it keeps being rendered, so a transient queue status
+    without the URL never deletes the autoscaler.
+    """
+    url = transports.of(plan).queue_url(plan)
+    if url:
+        return str(url)
+    for trigger in (
+        observed.manifest_spec(plan.observed.get(meta.SCALED_OBJECT)).get("triggers") or []
+    ):
+        if isinstance(trigger, dict) and trigger.get("name") == "queue":
+            existing = (trigger.get("metadata") or {}).get("queueURL")
+            if isinstance(existing, str) and existing:
+                return existing
+    return ""
+
+
+def render(plan: Plan) -> dict[str, Any] | None:
+    """Render the ScaledObject once scaling is on and the queue URL is known."""
+    scaling = plan.spec.scaling
+    url = known_queue_url(plan)
+    if not scaling.enabled or not url:
+        return None
+    advanced: dict[str, Any] = {}
+    scaling_data = plan.data.get("scaling") or {}
+    advanced_data = scaling_data.get("advanced") or {}
+    if "restoreToOriginalReplicaCount" in advanced_data:
+        advanced["restoreToOriginalReplicaCount"] = advanced_data["restoreToOriginalReplicaCount"]
+    advanced["horizontalPodAutoscalerConfig"] = {"behavior": BEHAVIOR}
+    if scaling.advanced is not None and scaling.advanced.formula and scaling.advanced.target:
+        modifiers = {"formula": scaling.advanced.formula, "target": scaling.advanced.target}
+        if scaling.advanced.activation_target is not None:
+            modifiers["activationTarget"] = scaling.advanced.activation_target
+        if scaling.advanced.metric_type is not None:
+            modifiers["metricType"] = scaling.advanced.metric_type
+        advanced["scalingModifiers"] = modifiers
+    triggers = [transports.of(plan).trigger(plan, url, meta.trigger_authentication_name(plan))]
+    triggers += scaling_data.get("additionalTriggers") or []
+    manifest = {
+        "apiVersion": "keda.sh/v1alpha1",
+        "kind": "ScaledObject",
+        "metadata": {
+            "name": plan.actor,
+            "namespace": plan.namespace,
+            "labels": meta.labels(plan, "scaledobject"),
+        },
+        "spec": {
+            "scaleTargetRef": {"name": plan.actor, "kind": "Deployment"},
+            "minReplicaCount": scaling.min_replica_count,
+            "maxReplicaCount": scaling.max_replica_count,
+            "pollingInterval": scaling.polling_interval,
+            "cooldownPeriod": scaling.cooldown_period,
+            "triggers": triggers,
+            "advanced": advanced,
+        },
+    }
+    return meta.compose(plan, manifest, watch=True)

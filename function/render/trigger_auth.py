@@ -1,0 +1,25 @@
+"""The KEDA TriggerAuthentication that lets KEDA read the queue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from function.models.plan import Plan
+from function.render import meta, transports
+
+
+def render(plan: Plan) -> dict[str, Any] | None:
+    """Render the TriggerAuthentication, or nothing when scaling is disabled."""
+    if not plan.spec.scaling.enabled:
+        return None
+    manifest = {
+        "apiVersion": "keda.sh/v1alpha1",
+        "kind": "TriggerAuthentication",
+        "metadata": {
+            "name": meta.trigger_authentication_name(plan),
+            "namespace": plan.namespace,
+            "labels": meta.labels(plan, "triggerauthentication"),
+        },
+        "spec": transports.of(plan).trigger_authentication_spec(plan),
+    }
+    return meta.compose(plan, manifest, watch=False)

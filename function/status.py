@@ -1,0 +1,98 @@
+"""The actor's status and each composed resource's readiness, from what Crossplane observed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from function import observed
+from function.models.plan import Plan
+from function.render import meta, transports
+
+
+class Phase(StrEnum):
+    """The actor's phase, shown in the Status column."""
+
+    CREATING = "Creating"
+    READY = "Ready"
+    NAPPING = "Napping"
+
+
+@dataclass(frozen=True)
+class Report:
+    """The XR status to write and which composed resources are ready."""
+
+    phase: Phase
+    status: dict[str, Any]
+    ready: dict[str, bool]
+
+
+def _keda(plan: Plan, rendered: dict[str, Any]) -> tuple[bool, str]:
+    if not plan.spec.scaling.enabled:
+        return True, ""
+    if meta.SCALED_OBJECT not in rendered:
+        return False, "waiting for the queue URL before creating the ScaledObject"
+    body = plan.observed.get(meta.SCALED_OBJECT)
+    if body is None:
+        return False, "waiting for the ScaledObject to be created"
+    status = observed.manifest_status(body)
+    if not observed.is_true(status, "Ready"):
+        found = observed.condition(status, "Ready") or {}
+        return (
+            False,
+            f"ScaledObject is not ready: {found.get('message') or found.get('reason') or 'no Ready condition yet'}",
+        )
+    return True, ""
+
+
+def _workload(plan: Plan) -> tuple[bool, int, int, str]:
+    body = plan.observed.get(meta.DEPLOYMENT)
+    if body is None:
+        return False, 0, 0, "waiting for the Deployment to be created"
+    status = observed.manifest_status(body)
+    replicas, ready = observed.number(status, "replicas"), observed.number(status, "readyReplicas")
+    if not observed.is_true(status, "Available"):
+        found = observed.condition(status, "Available") or {}
+        detail = found.get("message") or f"{ready}/{replicas} ready replicas"
+        return False, replicas, ready, f"Deployment is not available: {detail}"
+    if ready < replicas:
+        return True, replicas, ready, f"Deployment has {ready}/{replicas} ready replicas"
+    return True, replicas, ready, ""
+
+
+def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
+    """Compute the phase, the status block, and each rendered resource's readiness."""
+    transport = transports.of(plan)
+    queue_ready, queue_message = transport.queue_ready(plan)
+    keda_ready, keda_message = _keda(plan, rendered)
+    workload_ready, replicas, ready_replicas, workload_message = _workload(plan)
+    phase = Phase.CREATING
+    if queue_ready and keda_ready and workload_ready:
+        phase = Phase.NAPPING if replicas == 0 else Phase.READY
+    status: dict[str, Any] = {"phase": phase.value}
+    if url := transport.queue_url(plan):
+        status["queueUrl"] = url
+    if arn := transport.queue_arn(plan):
+        status["queueIdentifier"] = arn
+    status["infrastructure"] = {
+        "queue": {"ready": queue_ready, "message": queue_message},
+        "keda": {"ready": keda_ready, "message": keda_message},
+        "workload": {
+            "ready": workload_ready,
+            "replicas": replicas,
+            "readyReplicas": ready_replicas,
+            "message": workload_message,
+        },
+    }
+    readiness = {
+        meta.QUEUE: queue_ready,
+        # These exist once observed: there is nothing further to wait for.
+        meta.SERVICE_ACCOUNT: meta.SERVICE_ACCOUNT in plan.observed,
+        meta.TRIGGER_AUTHENTICATION: meta.TRIGGER_AUTHENTICATION in plan.observed,
+        meta.SCALED_OBJECT: keda_ready and meta.SCALED_OBJECT in plan.observed,
+        meta.DEPLOYMENT: workload_ready,
+    }
+    return Report(
+        phase=phase, status=status, ready={name: readiness.get(name, False) for name in rendered}
+    )
