@@ -5,10 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-EXAMPLE_XR ?= examples/actor/xr.yaml
-COMPOSITION ?= compositions/asyncactor-sqs.yaml
+EXAMPLE_XR ?= examples/image-enhancer/xr.yaml
+COMPOSITION ?= examples/composition.yaml
 FUNCTIONS ?= examples/functions.yaml
-RENDER_FLAGS ?=
+RENDER_FLAGS ?= --required-resources examples/flavors --observed-resources examples/image-enhancer/observed/ready.yaml
 
 .PHONY: render test lint typecheck pytest serve package clean
 
