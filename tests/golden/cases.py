@@ -1,0 +1,58 @@
+"""Every example the project ships, as a render case."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from function.rendercli import command, files
+from tests.support import ROOT
+
+EXAMPLES = ROOT / "examples"
+STAGES = ("created", "queue-creating", "queue-no-url", "queue-url", "ready", "napping")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One render: an XR, its composition, what was observed, the flavors on offer."""
+
+    name: str
+    xr: str
+    composition: str = "examples/composition.yaml"
+    observed: str | None = None
+
+    def render(self) -> list[dict[str, Any]]:
+        """Render through function-asya over a real (in-process) gRPC server."""
+        documents, _ = asyncio.run(
+            command.render_documents(
+                files.load_one(str(ROOT / self.xr), "XR"),
+                files.load_composition(str(ROOT / self.composition)),
+                files.load_functions(str(EXAMPLES / "functions.yaml")),
+                files.load_observed(str(ROOT / self.observed)) if self.observed else [],
+                files.load(str(EXAMPLES / "flavors")),
+                command.pipeline.to_struct({}),
+                timeout=30,
+                include_results=True,
+            )
+        )
+        return documents
+
+
+CASES = [
+    Case(
+        f"{actor}-{stage}",
+        f"examples/{actor}/xr.yaml",
+        observed=f"examples/{actor}/observed/{stage}.yaml",
+    )
+    for actor in ("text-processor", "image-enhancer")
+    for stage in STAGES
+] + [
+    Case(
+        f"flavored-{path.stem}",
+        f"examples/flavored/{path.stem}.yaml",
+        composition="compositions/asyncactor-sqs.yaml",
+    )
+    for path in sorted((EXAMPLES / "flavored").glob("*.yaml"))
+    if path.stem not in {"conflict", "missing-flavor"}
+]

@@ -1,0 +1,65 @@
+"""Build Plans the way fn.py does, from plain data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from function import flavors
+from function.models import input as fn_input
+from function.models import xr as xr_model
+from function.models.plan import Plan
+from function.render import meta
+from tests.golden.cases import EXAMPLES
+from tests.schemas import load_all
+
+
+def plan(
+    spec: dict[str, Any] | None = None,
+    *,
+    settings: dict[str, Any] | None = None,
+    observed: dict[str, dict[str, Any]] | None = None,
+    labels: dict[str, str] | None = None,
+    namespaced: bool = False,
+    namespace: str = "team",
+) -> Plan:
+    metadata: dict[str, Any] = {"name": "echo-x1y2z", "labels": dict(labels or {})}
+    if namespaced:
+        metadata["namespace"] = namespace
+    else:
+        metadata["labels"]["crossplane.io/claim-namespace"] = namespace
+    body = {
+        "metadata": metadata,
+        "spec": {"actor": "echo", "image": "echo:1", "handler": "echo.handle", **(spec or {})},
+    }
+    xr = xr_model.parse(body)
+    resolution = flavors.resolve(xr, [])
+    return Plan(
+        xr=xr,
+        spec=resolution.spec,
+        data=resolution.data,
+        settings=fn_input.parse(settings or {}),
+        observed=observed or {},
+    )
+
+
+def stage(name: str, actor: str = "text-processor") -> dict[str, dict[str, Any]]:
+    """The observed resources of an example life stage, by composition resource name."""
+    docs = load_all(EXAMPLES / actor / "observed" / f"{name}.yaml")
+    return {
+        d["metadata"]["annotations"]["crossplane.io/composition-resource-name"]: d for d in docs
+    }
+
+
+def manifest(body: dict[str, Any] | None) -> dict[str, Any]:
+    assert body is not None
+    if body.get("kind") == "Object":
+        inner: dict[str, Any] = body["spec"]["forProvider"]["manifest"]
+        return inner
+    return body
+
+
+def env(container: dict[str, Any]) -> dict[str, Any]:
+    return {e["name"]: e.get("value", e.get("valueFrom")) for e in container["env"]}
+
+
+__all__ = ["env", "manifest", "meta", "plan", "stage"]

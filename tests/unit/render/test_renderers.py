@@ -1,0 +1,358 @@
+"""Focused checks per renderer: the behaviours SPEC §6 and the issue list."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from function import render
+from function.errors import InputError
+from function.render import containers, meta
+from tests.unit.render.plans import env, manifest, plan, stage
+
+
+def deployment(**kwargs: object) -> dict:
+    return manifest(render.render_all(plan(**kwargs))["deployment"])  # type: ignore[arg-type]
+
+
+def pod(**kwargs: object) -> dict:
+    return deployment(**kwargs)["spec"]["template"]["spec"]
+
+
+def test_replicas_are_omitted_while_keda_scales() -> None:
+    assert "replicas" not in deployment()["spec"]
+
+
+def test_scaling_disabled_renders_fixed_replicas_and_no_keda_objects() -> None:
+    rendered = render.render_all(
+        plan({"scaling": {"enabled": False}, "replicas": 3}, observed=stage("ready"))
+    )
+    assert manifest(rendered["deployment"])["spec"]["replicas"] == 3
+    assert "triggerauthentication" not in rendered
+    assert "scaledobject" not in rendered
+
+
+def test_scaled_object_waits_for_the_queue_url() -> None:
+    assert "scaledobject" not in render.render_all(plan(observed=stage("queue-no-url")))
+    assert "scaledobject" in render.render_all(plan(observed=stage("queue-url")))
+
+
+def test_scaled_object_keeps_its_known_url_when_the_queue_loses_it() -> None:
+    observed = stage("ready")
+    del observed["sqs-queue"]["status"]["atProvider"]["id"]
+    del observed["sqs-queue"]["status"]["atProvider"]["url"]
+    rendered = render.render_all(plan(observed=observed))
+    trigger = manifest(rendered["scaledobject"])["spec"]["triggers"][0]
+    assert trigger["metadata"]["queueURL"].endswith("/asya-asya-text-processor")
+
+
+def test_scaled_object_carries_scaling_advanced_and_additional_triggers() -> None:
+    extra = {
+        "type": "cron",
+        "metadata": {
+            "timezone": "UTC",
+            "start": "0 8 * * *",
+            "end": "0 9 * * *",
+            "desiredReplicas": "2",
+        },
+    }
+    rendered = render.render_all(
+        plan(
+            {
+                "scaling": {
+                    "minReplicaCount": 1,
+                    "maxReplicaCount": 7,
+                    "queueLength": 3,
+                    "advanced": {
+                        "restoreToOriginalReplicaCount": True,
+                        "formula": "queue * 2",
+                        "target": "5",
+                        "metricType": "AverageValue",
+                    },
+                    "additionalTriggers": [extra],
+                }
+            },
+            observed=stage("queue-url"),
+        )
+    )
+    spec = manifest(rendered["scaledobject"])["spec"]
+    assert (spec["minReplicaCount"], spec["maxReplicaCount"]) == (1, 7)
+    assert spec["triggers"][0]["metadata"]["queueLength"] == "3"
+    assert spec["triggers"][1] == extra
+    assert spec["advanced"]["restoreToOriginalReplicaCount"] is True
+    assert spec["advanced"]["scalingModifiers"] == {
+        "formula": "queue * 2",
+        "target": "5",
+        "metricType": "AverageValue",
+    }
+
+
+def test_irsa_off_renders_no_service_account() -> None:
+    actor = plan()
+    assert "serviceaccount" not in render.render_all(actor)
+    assert "serviceAccountName" not in pod()
+
+
+def test_irsa_on_renders_the_role_with_namespace_and_account_substituted() -> None:
+    settings = {"irsa": {"enabled": True}, "aws": {"accountId": "111122223333"}}
+    rendered = render.render_all(plan(settings=settings))
+    account = manifest(rendered["serviceaccount"])
+    assert account["metadata"]["name"] == "asya-actors"
+    assert account["metadata"]["annotations"] == {
+        "eks.amazonaws.com/role-arn": "arn:aws:iam::111122223333:role/asya-actors-team"
+    }
+    assert pod(settings=settings)["serviceAccountName"] == "asya-actors"
+
+
+def test_an_explicit_role_arn_is_used_as_is() -> None:
+    settings = {"irsa": {"enabled": True, "roleArn": "arn:aws:iam::1:role/fixed"}}
+    account = manifest(render.render_all(plan(settings=settings))["serviceaccount"])
+    assert (
+        account["metadata"]["annotations"]["eks.amazonaws.com/role-arn"]
+        == "arn:aws:iam::1:role/fixed"
+    )
+
+
+def test_keda_pod_identity_and_secret_modes() -> None:
+    identity = manifest(render.render_all(plan())["triggerauthentication"])
+    assert identity["spec"] == {"podIdentity": {"provider": "aws"}}
+    secret = manifest(
+        render.render_all(
+            plan(settings={"keda": {"authProvider": "secret", "secretRef": {"name": "aws-creds"}}})
+        )["triggerauthentication"]
+    )
+    assert secret["spec"] == {
+        "secretTargetRef": [
+            {"parameter": "awsAccessKeyID", "name": "aws-creds", "key": "AWS_ACCESS_KEY_ID"},
+            {
+                "parameter": "awsSecretAccessKey",
+                "name": "aws-creds",
+                "key": "AWS_SECRET_ACCESS_KEY",
+            },
+        ]
+    }
+
+
+def test_queue_name_tags_redrive_and_provider_config() -> None:
+    settings = {
+        "aws": {
+            "accountId": "123456789012",
+            "region": "eu-west-1",
+            "tags": {"cost": "ml"},
+            "providerConfigName": "aws-prod",
+        },
+        "sqs": {"dlq": {"maxReceiveCount": 7}},
+    }
+    queue = render.render_all(plan(settings=settings))["sqs-queue"]
+    for_provider = queue["spec"]["forProvider"]
+    assert for_provider["name"] == "asya-team-echo"
+    assert for_provider["region"] == "eu-west-1"
+    assert for_provider["tags"] == {
+        "asya.sh/namespace": "team",
+        "asya.sh/actor": "echo",
+        "cost": "ml",
+    }
+    assert json.loads(for_provider["redrivePolicy"]) == {
+        "deadLetterTargetArn": "arn:aws:sqs:eu-west-1:123456789012:asya-team-dlq",
+        "maxReceiveCount": 7,
+    }
+    assert queue["spec"]["providerConfigRef"] == {"name": "aws-prod"}
+    assert queue["spec"]["deletionPolicy"] == "Delete"
+
+
+def test_no_redrive_policy_without_an_account() -> None:
+    assert "redrivePolicy" not in render.render_all(plan())["sqs-queue"]["spec"]["forProvider"]
+
+
+def test_a_queue_name_longer_than_sqs_allows_is_a_clear_error() -> None:
+    with pytest.raises(InputError, match="SQS allows 80"):
+        render.render_all(plan({"actor": "a" * 63}, namespace="n" * 20))
+
+
+def test_state_proxy_adds_connectors_mounts_and_the_mounts_env() -> None:
+    spec = pod(
+        spec={
+            "stateProxy": [
+                {
+                    "name": "cache",
+                    "mount": {"path": "/state/cache"},
+                    "writeMode": "passthrough",
+                    "connector": {
+                        "image": "redis-proxy:1",
+                        "env": [{"name": "REDIS_URL", "value": "redis://r"}],
+                    },
+                }
+            ]
+        }
+    )
+    runtime, _sidecar, connector = spec["containers"]
+    assert env(runtime)["ASYA_STATE_PROXY_MOUNTS"] == "cache:/state/cache:write=passthrough"
+    assert {"name": "state-sockets", "mountPath": "/var/run/asya/state"} in runtime["volumeMounts"]
+    assert connector["name"] == "asya-state-proxy-cache"
+    assert connector["env"] == [
+        {"name": "CONNECTOR_SOCKET", "value": "/var/run/asya/state/cache.sock"},
+        {"name": "REDIS_URL", "value": "redis://r"},
+    ]
+    assert {"name": "state-sockets", "emptyDir": {}} in spec["volumes"]
+
+
+def test_secret_refs_become_secret_key_refs() -> None:
+    runtime = pod(
+        spec={
+            "secretRefs": [
+                {
+                    "secretName": "openai-creds",
+                    "keys": [{"key": "api-key", "envVar": "OPENAI_API_KEY"}],
+                }
+            ]
+        }
+    )["containers"][0]
+    assert env(runtime)["OPENAI_API_KEY"] == {
+        "secretKeyRef": {"name": "openai-creds", "key": "api-key"}
+    }
+
+
+def test_resiliency_is_passed_to_the_sidecar_as_go_style_json() -> None:
+    sidecar = pod(
+        spec={
+            "resiliency": {
+                "actorTimeout": "30s",
+                "policies": {"default": {"maxAttempts": 3, "backoff": "exponential"}},
+                "rules": [{"errors": ["A<B"], "policy": "default"}],
+            }
+        }
+    )["containers"][1]
+    values = env(sidecar)
+    assert (
+        values["ASYA_RESILIENCY_POLICIES"]
+        == '{"default":{"backoff":"exponential","maxAttempts":3}}'
+    )
+    assert values["ASYA_RESILIENCY_RULES"] == '[{"errors":["A\\u003cB"],"policy":"default"}]'
+    assert values["ASYA_RESILIENCY_ACTOR_TIMEOUT"] == "30s"
+
+
+@pytest.mark.parametrize("actor", sorted(meta.SYSTEM_ACTORS))
+def test_system_actors_disable_validation_and_end_the_route(actor: str) -> None:
+    runtime, sidecar = pod(spec={"actor": actor})["containers"][:2]
+    assert env(runtime)["ASYA_ENABLE_VALIDATION"] == "false"
+    assert env(sidecar)["ASYA_IS_END_ACTOR"] == "true"
+
+
+def test_ordinary_actors_keep_validation() -> None:
+    runtime, sidecar = pod()["containers"][:2]
+    assert "ASYA_ENABLE_VALIDATION" not in env(runtime)
+    assert "ASYA_IS_END_ACTOR" not in env(sidecar)
+
+
+def test_the_actors_sidecar_image_and_resources_are_honoured() -> None:
+    sidecar = pod(
+        spec={
+            "sidecar": {
+                "image": {"tag": "v9", "pullPolicy": "Always"},
+                "resources": {"limits": {"memory": "64Mi"}},
+            }
+        }
+    )["containers"][1]
+    assert sidecar["image"] == "ghcr.io/deliveryhero/asya-sidecar:v9"
+    assert sidecar["imagePullPolicy"] == "Always"
+    assert sidecar["resources"] == {"limits": {"memory": "64Mi"}}
+
+
+def test_sidecar_env_may_set_the_log_level_but_not_identity() -> None:
+    sidecar = pod(
+        spec={
+            "sidecar": {
+                "env": [
+                    {"name": "ASYA_LOG_LEVEL", "value": "debug"},
+                    {"name": "EXTRA", "value": "1"},
+                ]
+            }
+        }
+    )["containers"][1]
+    assert env(sidecar)["ASYA_LOG_LEVEL"] == "debug"
+    assert [e["name"] for e in sidecar["env"]].count("ASYA_LOG_LEVEL") == 1
+    with pytest.raises(InputError, match='"ASYA_ACTOR_NAME" is set by the platform'):
+        pod(spec={"sidecar": {"env": [{"name": "ASYA_ACTOR_NAME", "value": "other"}]}})
+
+
+def test_tracing_from_the_actor_wins_over_the_input() -> None:
+    settings = {"sidecar": {"tracing": {"endpoint": "http://otel:4317", "protocol": "grpc"}}}
+    values = env(pod(settings=settings)["containers"][1])
+    assert values["OTEL_EXPORTER_OTLP_ENDPOINT"] == "http://otel:4317"
+    values = env(
+        pod(
+            spec={"tracing": {"endpoint": "http://mine:4318", "protocol": "http"}},
+            settings=settings,
+        )["containers"][1]
+    )
+    assert (values["OTEL_EXPORTER_OTLP_ENDPOINT"], values["OTEL_EXPORTER_OTLP_PROTOCOL"]) == (
+        "http://mine:4318",
+        "http",
+    )
+
+
+def test_user_sidecars_init_containers_and_volumes_are_added() -> None:
+    spec = pod(
+        spec={
+            "sidecars": [{"name": "log-shipper", "image": "fluent:1"}],
+            "initContainers": [{"name": "fetch-model", "image": "fetch:1"}],
+            "volumes": [{"name": "models", "emptyDir": {}}],
+            "volumeMounts": [
+                {"name": "models", "mountPath": "/models", "readOnly": True, "ignored": "x"}
+            ],
+        }
+    )
+    assert [c["name"] for c in spec["containers"]] == [
+        "asya-runtime",
+        "asya-sidecar",
+        "log-shipper",
+    ]
+    assert spec["initContainers"] == [{"name": "fetch-model", "image": "fetch:1"}]
+    assert spec["volumes"][-1] == {"name": "models", "emptyDir": {}}
+    assert spec["containers"][0]["volumeMounts"][-1] == {
+        "name": "models",
+        "mountPath": "/models",
+        "readOnly": True,
+    }
+
+
+def test_a_user_volume_cannot_take_a_platform_volume_name() -> None:
+    with pytest.raises(InputError, match='"tmp" is a volume the platform adds'):
+        pod(spec={"volumes": [{"name": "tmp", "emptyDir": {}}]})
+
+
+def test_user_labels_go_on_every_object_but_crossplane_labels_do_not() -> None:
+    labels = {
+        "team": "ml",
+        "asya.sh/flow": "images",
+        "crossplane.io/claim-name": "echo",
+        "app.kubernetes.io/version": "1",
+    }
+    rendered = render.render_all(
+        plan(labels=labels, settings={"irsa": {"enabled": True}}, observed=stage("queue-url"))
+    )
+    for name in ("serviceaccount", "triggerauthentication", "scaledobject", "deployment"):
+        got = manifest(rendered[name])["metadata"]["labels"]
+        assert (got["team"], got["asya.sh/flow"]) == ("ml", "images"), name
+        assert {"crossplane.io/claim-name", "app.kubernetes.io/version"}.isdisjoint(got), name
+    template = manifest(rendered["deployment"])["spec"]["template"]["metadata"]["labels"]
+    assert template["team"] == "ml"
+    assert template["asya.sh/inject"] == "true"
+    assert template["asya.sh/actor"] == "echo"
+
+
+def test_the_runtime_container_is_wired_to_the_sidecar() -> None:
+    runtime = pod(
+        spec={
+            "pythonExecutable": "/opt/conda/bin/python",
+            "env": [{"name": "MODEL_PATH", "value": "/m"}],
+        }
+    )["containers"][0]
+    assert runtime["command"] == ["/opt/conda/bin/python", "/opt/asya/asya_runtime.py"]
+    assert [e["name"] for e in runtime["env"]] == ["ASYA_SOCKET_DIR", "ASYA_HANDLER", "MODEL_PATH"]
+    assert env(runtime)["ASYA_HANDLER"] == "echo.handle"
+
+
+def test_go_json_escapes_like_go() -> None:
+    assert containers.go_json({"b": "<&>", "a": 1}) == '{"a":1,"b":"\\u003c\\u0026\\u003e"}'
