@@ -80,3 +80,35 @@ def test_an_unexpected_exception_becomes_a_fatal_result(monkeypatch: pytest.Monk
     assert fatal_messages(rsp) == [fn.INTERNAL_ERROR]
     # What earlier steps desired passes through untouched.
     assert list(rsp.desired.resources) == ["from-earlier-step"]
+
+
+def test_status_merges_into_what_earlier_steps_set_and_readiness_is_set() -> None:
+    req = with_input({})
+    req.desired.composite.resource.update({"status": {"fromEarlierStep": "kept", "phase": "stale"}})
+    rsp = run(req)
+    status = fn.parse.plain(rsp.desired.composite.resource)["status"]
+    assert status["fromEarlierStep"] == "kept"
+    assert status["phase"] == "Creating"
+    assert set(rsp.desired.resources) == {"sqs-queue", "triggerauthentication", "deployment"}
+    assert {r.ready for r in rsp.desired.resources.values()} == {fnv1.READY_FALSE}
+
+
+def test_a_render_error_returns_no_partial_desired_state() -> None:
+    xr = support.MINIMAL_XR | {
+        "metadata": {"name": "x", "labels": {"crossplane.io/claim-namespace": "n" * 30}},
+        "spec": support.MINIMAL_XR["spec"] | {"actor": "a" * 63},
+    }
+    req = support.request(xr, input=support.struct({}))
+    req.desired.resources["from-earlier-step"].resource.update({"kind": "Kept"})
+    rsp = run(req)
+    [message] = fatal_messages(rsp)
+    assert "SQS allows 80" in message
+    assert list(rsp.desired.resources) == ["from-earlier-step"]
+    assert "spec" not in fn.parse.plain(rsp.desired.composite.resource)
+
+
+def test_observed_metadata_never_reaches_the_desired_xr() -> None:
+    xr = support.MINIMAL_XR | {"metadata": support.MINIMAL_XR["metadata"] | {
+        "managedFields": [{"manager": "x"}], "resourceVersion": "42"}}
+    rsp = run(support.request(xr, input=support.struct({})))
+    assert set(fn.parse.plain(rsp.desired.composite.resource)) == {"spec", "status"}

@@ -1,0 +1,24 @@
+"""The example READMEs show what the function really prints."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from tests.golden.cases import CASES, EXAMPLES
+
+BLOCK = re.compile(r"^### (?P<stage>[a-z-]+):.*?```yaml\n(?P<status>.*?)```", re.S | re.M)
+
+
+@pytest.mark.parametrize("actor", ["text-processor", "image-enhancer"])
+def test_the_status_each_readme_shows_is_what_render_prints(actor: str) -> None:
+    text = (EXAMPLES / actor / "README.md").read_text()
+    shown = {m["stage"]: yaml.safe_load(m["status"])["status"] for m in BLOCK.finditer(text)}
+    assert len(shown) == 6
+    cases = {c.name: c for c in CASES}
+    for stage, status in shown.items():
+        rendered = cases[f"{actor}-{stage}"].render()[0]["status"]
+        rendered.pop("conditions")
+        assert rendered == status, stage
