@@ -21,6 +21,7 @@ class Case:
     xr: str
     composition: str = "examples/composition.yaml"
     observed: str | None = None
+    xrd: str = "xrd/xasyncactors.asya.sh.yaml"
 
     def render(self) -> list[dict[str, Any]]:
         """Render through function-asya over a real (in-process) gRPC server."""
@@ -39,20 +40,33 @@ class Case:
         return documents
 
 
-CASES = [
-    Case(
-        f"{actor}-{stage}",
-        f"examples/{actor}/xr.yaml",
-        observed=f"examples/{actor}/observed/{stage}.yaml",
-    )
-    for actor in ("text-processor", "image-enhancer")
-    for stage in STAGES
-] + [
-    Case(
-        f"flavored-{path.stem}",
-        f"examples/flavored/{path.stem}.yaml",
-        composition="compositions/asyncactor-sqs.yaml",
-    )
-    for path in sorted((EXAMPLES / "flavored").glob("*.yaml"))
-    if path.stem not in {"conflict", "missing-flavor"}
-]
+CASES = (
+    [
+        Case(
+            f"{actor}-{stage}",
+            f"examples/{actor}/xr.yaml",
+            observed=f"examples/{actor}/observed/{stage}.yaml",
+        )
+        for actor in ("text-processor", "image-enhancer")
+        for stage in STAGES
+    ]
+    + [
+        Case(
+            f"flavored-{path.stem}",
+            f"examples/flavored/{path.stem}.yaml",
+            composition="compositions/asyncactor-sqs.yaml",
+        )
+        for path in sorted((EXAMPLES / "flavored").glob("*.yaml"))
+        if path.stem not in {"conflict", "missing-flavor"}
+    ]
+    + [
+        Case(
+            f"v2-image-enhancer-{stage}",
+            "examples/v2/image-enhancer/xr.yaml",
+            composition="examples/v2/composition.yaml",
+            observed=f"examples/v2/image-enhancer/observed/{stage}.yaml",
+            xrd="xrd/asyncactors.asya.sh.v2.yaml",
+        )
+        for stage in STAGES
+    ]
+)

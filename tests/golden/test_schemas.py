@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import yaml
 
 from function.observed import is_wrapped
 from tests import schemas
@@ -17,10 +16,11 @@ from tests.golden.cases import CASES, Case
 from tests.support import ROOT
 
 XRD = ROOT / "xrd" / "xasyncactors.asya.sh.yaml"
+XRD_V2 = ROOT / "xrd" / "asyncactors.asya.sh.v2.yaml"
 
 
-def xr_schema() -> dict[str, Any]:
-    xrd = yaml.safe_load(XRD.read_text())
+def xr_schema(path: Any = XRD) -> dict[str, Any]:
+    xrd = schemas.load_all(path)[0]
     return schemas.crd_schema_from(xrd, "v1alpha1")
 
 
@@ -59,12 +59,23 @@ def test_the_resolved_spec_and_status_validate_against_the_xrd(case: Case) -> No
         "spec": xr["spec"],
         "status": {k: v for k, v in xr["status"].items() if k != "conditions"},
     }
-    assert schemas.errors(body, xr_schema()) == []
+    assert schemas.errors(body, xr_schema(ROOT / case.xrd)) == []
 
 
-def test_the_xrd_validates_against_crossplanes_schema() -> None:
+@pytest.mark.parametrize("path", [XRD, XRD_V2], ids=["v1", "v2"])
+def test_the_xrds_validate_against_crossplanes_schema(path: Any) -> None:
     schemas.require_shared()
-    assert schemas.errors(yaml.safe_load(XRD.read_text())) == []
+    assert schemas.errors(schemas.load_all(path)[0]) == []
+
+
+def test_v2_objects_are_composed_directly_in_the_actors_namespace() -> None:
+    case = next(c for c in CASES if c.name == "v2-image-enhancer-ready")
+    for document in case.render()[1:]:
+        assert not is_wrapped(document)
+        assert document["metadata"]["namespace"] == "production"
+    queue = next(d for d in case.render() if d["kind"] == "Queue")
+    assert queue["apiVersion"] == "sqs.aws.m.upbound.io/v1beta1"
+    assert "deletionPolicy" not in queue["spec"]
 
 
 @pytest.mark.parametrize(

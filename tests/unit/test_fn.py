@@ -108,7 +108,9 @@ def test_a_render_error_returns_no_partial_desired_state() -> None:
 
 
 def test_observed_metadata_never_reaches_the_desired_xr() -> None:
-    xr = support.MINIMAL_XR | {"metadata": support.MINIMAL_XR["metadata"] | {
-        "managedFields": [{"manager": "x"}], "resourceVersion": "42"}}
+    xr = support.MINIMAL_XR | {
+        "metadata": support.MINIMAL_XR["metadata"]
+        | {"managedFields": [{"manager": "x"}], "resourceVersion": "42"}
+    }
     rsp = run(support.request(xr, input=support.struct({})))
     assert set(fn.parse.plain(rsp.desired.composite.resource)) == {"spec", "status"}
