@@ -89,6 +89,15 @@ def identity_of(item: Any, rule: ListRule) -> str | None:
     return None if value is None else str(value)
 
 
+def _positions(items: list[Any], rule: ListRule) -> dict[str, int]:
+    """Index the items of a list by their identity under a rule."""
+    return {
+        ident: index
+        for index, item in enumerate(items)
+        if (ident := identity_of(item, rule)) is not None
+    }
+
+
 def _shape(path: Sequence[str]) -> tuple[str, ...]:
     """Turn a display path (with `[id]` items) into a rule path (with `*` items)."""
     out: list[str] = []
@@ -157,11 +166,7 @@ class _FlavorMerge:
 
     def _lists(self, _config: Merger, path: list[str], base: list[Any], nxt: list[Any]) -> Any:
         rule = list_rule(_shape(path))
-        positions = {
-            ident: index
-            for index, item in enumerate(base)
-            if (ident := identity_of(item, rule)) is not None
-        }
+        positions = _positions(base, rule)
         for item in nxt:
             ident = identity_of(item, rule)
             if ident is None:
@@ -263,11 +268,7 @@ def _overlay_list(path: tuple[str, ...], base: list[Any], top: list[Any]) -> lis
                 joined.append(item)
         return joined
     out = list(base)
-    positions = {
-        ident: index
-        for index, item in enumerate(out)
-        if (ident := identity_of(item, rule)) is not None
-    }
+    positions = _positions(out, rule)
     for item in top:
         ident = identity_of(item, rule)
         if ident is not None and ident in positions:
