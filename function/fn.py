@@ -42,7 +42,7 @@ class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
 
 
 def run(req: fnv1.RunFunctionRequest, log: Any) -> fnv1.RunFunctionResponse:
-    """Run the stages: request → parse → flavors → (render → status) → response.
+    """Run the stages: request → parse → flavors → render → status → response.
 
     Raises:
         FunctionError: for any input the composition cannot proceed with.
