@@ -32,8 +32,8 @@ render: $(STAMP)
 test: $(DEV_STAMP) lint typecheck pytest
 
 lint: $(DEV_STAMP)
-	$(BIN)/ruff check function tests
-	$(BIN)/ruff format --check function tests
+	$(BIN)/ruff check function tests bench
+	$(BIN)/ruff format --check function tests bench
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy

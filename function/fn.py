@@ -9,7 +9,7 @@ from crossplane.function import logging, response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
-from function import errors, flavors, merge, parse, render, requirements, status
+from function import errors, flavors, merge, parse, render, requirements, status, structs
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.plan import Plan
@@ -77,15 +77,19 @@ def run(req: fnv1.RunFunctionRequest, log: Any) -> fnv1.RunFunctionResponse:
     # can never leave a half-written desired state behind.
     rsp = response.to(req, ttl=settings.ttl_delta())
     _require(rsp, wanted)
-    earlier = parse.plain(rsp.desired.composite.resource).get("status")
+    composite = rsp.desired.composite.resource
+    earlier = structs.value_of(composite.fields["status"]) if "status" in composite.fields else {}
     merged_status = merge.overlay(earlier if isinstance(earlier, dict) else {}, report.status)
-    rsp.desired.composite.resource.update({"spec": resolution.data, "status": merged_status})
+    structs.fill(composite, {"spec": resolution.data, "status": merged_status})
     for name, body in rendered.items():
-        rsp.desired.resources[name].resource.update(body)
+        structs.fill(rsp.desired.resources[name].resource, body)
         rsp.desired.resources[name].ready = (
             fnv1.READY_TRUE if report.ready[name] else fnv1.READY_FALSE
         )
-    rsp.context.update({RESOLVED_SPEC_CONTEXT_KEY: resolution.data})
+    # The same spec again for later steps: copy the Struct rather than convert twice.
+    rsp.context.fields[RESOLVED_SPEC_CONTEXT_KEY].struct_value.CopyFrom(
+        composite.fields["spec"].struct_value
+    )
     for warning in resolution.warnings:
         rsp.results.append(
             fnv1.Result(

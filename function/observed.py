@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 WRAPPER_API_GROUP = "kubernetes.crossplane.io/"
@@ -9,13 +10,13 @@ WRAPPER_API_GROUP = "kubernetes.crossplane.io/"
 
 def _dig(body: Any, *keys: str) -> Any:
     for key in keys:
-        if not isinstance(body, dict):
+        if not isinstance(body, Mapping):
             return None
         body = body.get(key)
     return body
 
 
-def is_wrapped(body: dict[str, Any]) -> bool:
+def is_wrapped(body: Mapping[str, Any]) -> bool:
     """Tell whether an observed object is a provider-kubernetes Object."""
     return (
         str(body.get("apiVersion", "")).startswith(WRAPPER_API_GROUP)
@@ -23,7 +24,7 @@ def is_wrapped(body: dict[str, Any]) -> bool:
     )
 
 
-def manifest_status(body: dict[str, Any] | None) -> dict[str, Any]:
+def manifest_status(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """Return the observed Kubernetes object's status (unwrapping an Object)."""
     if not body:
         return {}
@@ -32,10 +33,10 @@ def manifest_status(body: dict[str, Any] | None) -> dict[str, Any]:
         if is_wrapped(body)
         else body.get("status")
     )
-    return status if isinstance(status, dict) else {}
+    return status if isinstance(status, Mapping) else {}
 
 
-def manifest_spec(body: dict[str, Any] | None) -> dict[str, Any]:
+def manifest_spec(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """Return the observed Kubernetes object's spec (unwrapping an Object)."""
     if not body:
         return {}
@@ -44,30 +45,30 @@ def manifest_spec(body: dict[str, Any] | None) -> dict[str, Any]:
         if is_wrapped(body)
         else body.get("spec")
     )
-    return spec if isinstance(spec, dict) else {}
+    return spec if isinstance(spec, Mapping) else {}
 
 
-def condition(status: dict[str, Any], kind: str) -> dict[str, Any] | None:
+def condition(status: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:
     """Return the condition of a type from a status block, or None."""
     for item in status.get("conditions") or []:
-        if isinstance(item, dict) and item.get("type") == kind:
+        if isinstance(item, Mapping) and item.get("type") == kind:
             return item
     return None
 
 
-def is_true(status: dict[str, Any], kind: str) -> bool:
+def is_true(status: Mapping[str, Any], kind: str) -> bool:
     """Tell whether a status block has the condition `kind` with status True."""
     found = condition(status, kind)
     return found is not None and str(found.get("status")) == "True"
 
 
-def at_provider(body: dict[str, Any] | None, key: str) -> str:
+def at_provider(body: Mapping[str, Any] | None, key: str) -> str:
     """Return a managed resource's status.atProvider field as a string ('' if absent)."""
     value = _dig(body or {}, "status", "atProvider", key)
     return value if isinstance(value, str) else ""
 
 
-def number(status: dict[str, Any], key: str) -> int:
+def number(status: Mapping[str, Any], key: str) -> int:
     """Return an integer field of a status block (0 if absent or not a number)."""
     value = status.get(key)
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0

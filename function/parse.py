@@ -2,37 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
-from google.protobuf import struct_pb2
 
 from function.errors import InputError
-
-
-def plain(struct: struct_pb2.Struct) -> dict[str, Any]:
-    """Convert a Struct to a dict, turning integral numbers back into ints.
-
-    protobuf Structs store every number as a double; Kubernetes fields such as
-    `replicas` must come out as integers, so `3.0` becomes `3` here, once.
-    """
-    return {key: _value(value) for key, value in struct.fields.items()}
-
-
-def _value(value: struct_pb2.Value) -> Any:
-    kind = value.WhichOneof("kind")
-    if kind == "struct_value":
-        return {key: _value(v) for key, v in value.struct_value.fields.items()}
-    if kind == "list_value":
-        return [_value(v) for v in value.list_value.values]
-    if kind == "number_value":
-        number = value.number_value
-        return int(number) if number.is_integer() else number
-    if kind == "string_value":
-        return value.string_value
-    if kind == "bool_value":
-        return value.bool_value
-    return None
+from function.structs import View, plain, value_of
 
 
 def step_input(req: fnv1.RunFunctionRequest) -> dict[str, Any]:
@@ -50,7 +26,13 @@ def observed_composite(req: fnv1.RunFunctionRequest) -> dict[str, Any]:
     """
     if not req.observed.composite.HasField("resource"):
         raise InputError("cannot read the observed composite resource: the request has none")
-    return plain(req.observed.composite.resource)
+    fields = req.observed.composite.resource.fields
+    # Its status is ours to write, never to read: skip converting it.
+    return {
+        key: value_of(fields[key])
+        for key in ("apiVersion", "kind", "metadata", "spec")
+        if key in fields
+    }
 
 
 def required(
@@ -76,6 +58,6 @@ def required(
     return fetched
 
 
-def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, dict[str, Any]]:
-    """Return each observed composed resource by its composition resource name."""
-    return {name: plain(item.resource) for name, item in req.observed.resources.items()}
+def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, Any]]:
+    """Return a read-only view of each observed composed resource, by composition resource name."""
+    return {name: View(item.resource) for name, item in req.observed.resources.items()}

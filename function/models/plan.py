@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ class Plan:
     spec: Spec
     data: dict[str, Any]  # the resolved spec as plain data (camelCase keys)
     settings: Input
-    observed: dict[str, dict[str, Any]]  # composition resource name → observed object
+    observed: Mapping[str, Mapping[str, Any]]  # composition resource name → observed object
 
     @property
     def actor(self) -> str:

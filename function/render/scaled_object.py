@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from function import observed
@@ -36,7 +37,7 @@ def known_queue_url(plan: Plan) -> str:
     for trigger in (
         observed.manifest_spec(plan.observed.get(meta.SCALED_OBJECT)).get("triggers") or []
     ):
-        if isinstance(trigger, dict) and trigger.get("name") == "queue":
+        if isinstance(trigger, Mapping) and trigger.get("name") == "queue":
             existing = (trigger.get("metadata") or {}).get("queueURL")
             if isinstance(existing, str) and existing:
                 return existing

@@ -130,9 +130,9 @@ def queue_ready(plan: Plan) -> tuple[bool, str]:
     body = plan.observed.get(meta.QUEUE)
     if body is None:
         return False, "waiting for the queue to be created"
-    status = body.get("status") if isinstance(body.get("status"), dict) else {}
-    if not observed.is_true(status or {}, "Ready"):
-        found = observed.condition(status or {}, "Ready")
+    status = observed.manifest_status(body)
+    if not observed.is_true(status, "Ready"):
+        found = observed.condition(status, "Ready")
         detail = (
             (found or {}).get("message") or (found or {}).get("reason") or "no Ready condition yet"
         )

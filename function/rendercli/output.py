@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import parse
+from function import structs
 from function.rendercli.errors import RenderError
 from function.rendercli.files import COMPOSITION_RESOURCE_NAME, Document
 from function.rendercli.pipeline import Outcome
@@ -47,7 +47,9 @@ def _set_condition(status: dict[str, Any], condition: dict[str, Any]) -> None:
 def composite(xr: Document, outcome: Outcome, *, full: bool) -> dict[str, Any]:
     """Return the XR as render prints it: desired status plus the Ready condition."""
     desired = outcome.desired
-    body = parse.plain(desired.composite.resource) if desired.composite.HasField("resource") else {}
+    body = (
+        structs.plain(desired.composite.resource) if desired.composite.HasField("resource") else {}
+    )
     body["apiVersion"] = xr.api_version
     body["kind"] = xr.kind
     metadata = body.setdefault("metadata", {})
@@ -112,7 +114,7 @@ def composed(xr: Document, outcome: Outcome, observed: list[Document]) -> list[d
     }
     out = []
     for name in sorted(outcome.desired.resources):
-        body = parse.plain(outcome.desired.resources[name].resource)
+        body = structs.plain(outcome.desired.resources[name].resource)
         metadata = body.setdefault("metadata", {})
         if name in by_name:
             seen = by_name[name].metadata
@@ -146,7 +148,7 @@ def context_document(outcome: Outcome) -> dict[str, Any]:
     return {
         "apiVersion": "render.crossplane.io/v1beta1",
         "kind": "Context",
-        "fields": parse.plain(outcome.context),
+        "fields": structs.plain(outcome.context),
     }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import fn
+from function import fn, structs
 from tests import support
 
 
@@ -86,7 +86,7 @@ def test_status_merges_into_what_earlier_steps_set_and_readiness_is_set() -> Non
     req = with_input({})
     req.desired.composite.resource.update({"status": {"fromEarlierStep": "kept", "phase": "stale"}})
     rsp = run(req)
-    status = fn.parse.plain(rsp.desired.composite.resource)["status"]
+    status = structs.plain(rsp.desired.composite.resource)["status"]
     assert status["fromEarlierStep"] == "kept"
     assert status["phase"] == "Creating"
     assert set(rsp.desired.resources) == {"sqs-queue", "triggerauthentication", "deployment"}
@@ -104,7 +104,7 @@ def test_a_render_error_returns_no_partial_desired_state() -> None:
     [message] = fatal_messages(rsp)
     assert "SQS allows 80" in message
     assert list(rsp.desired.resources) == ["from-earlier-step"]
-    assert "spec" not in fn.parse.plain(rsp.desired.composite.resource)
+    assert "spec" not in structs.plain(rsp.desired.composite.resource)
 
 
 def test_observed_metadata_never_reaches_the_desired_xr() -> None:
@@ -113,4 +113,4 @@ def test_observed_metadata_never_reaches_the_desired_xr() -> None:
         | {"managedFields": [{"manager": "x"}], "resourceVersion": "42"}
     }
     rsp = run(support.request(xr, input=support.struct({})))
-    assert set(fn.parse.plain(rsp.desired.composite.resource)) == {"spec", "status"}
+    assert set(structs.plain(rsp.desired.composite.resource)) == {"spec", "status"}

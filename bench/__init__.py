@@ -1,0 +1,1 @@
+"""Benchmarks of function-asya against a no-op function on the same SDK."""

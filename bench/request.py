@@ -1,0 +1,181 @@
+"""The benchmark's request: a realistic AsyncActor reconcile with 3 flavors and 5 observed resources."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import yaml
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+# Three flavors of about thirty leaves each that do not conflict with each other.
+FLAVORS: dict[str, dict[str, Any]] = {
+    "bench-compute": {
+        "resources": {
+            "requests": {"cpu": "2", "memory": "8Gi", "ephemeral-storage": "10Gi"},
+            "limits": {"cpu": "4", "memory": "16Gi", "ephemeral-storage": "20Gi"},
+        },
+        "nodeSelector": {
+            "node.kubernetes.io/instance-type": "m6i.2xlarge",
+            "topology.kubernetes.io/zone": "us-east-1a",
+            "workload": "ml",
+        },
+        "tolerations": [
+            {"key": "dedicated", "operator": "Equal", "value": "ml", "effect": "NoSchedule"},
+            {"key": "spot", "operator": "Exists", "effect": "NoSchedule"},
+            {"key": "gpu", "operator": "Exists", "effect": "NoExecute"},
+        ],
+        "volumes": [
+            {"name": "models", "emptyDir": {"sizeLimit": "5Gi"}},
+            {"name": "cache", "emptyDir": {"medium": "Memory"}},
+        ],
+        "volumeMounts": [
+            {"name": "models", "mountPath": "/models", "readOnly": True},
+            {"name": "cache", "mountPath": "/cache"},
+        ],
+    },
+    "bench-scaling": {
+        "scaling": {
+            "minReplicaCount": 1,
+            "queueLength": 3,
+            "pollingInterval": 15,
+            "cooldownPeriod": 120,
+            "advanced": {"restoreToOriginalReplicaCount": True},
+            "additionalTriggers": [
+                {
+                    "type": "cron",
+                    "metadata": {
+                        "timezone": "UTC",
+                        "start": "0 8 * * *",
+                        "end": "0 18 * * *",
+                        "desiredReplicas": "2",
+                    },
+                }
+            ],
+        },
+        "tracing": {"endpoint": "http://otel-collector.observability:4317", "protocol": "grpc"},
+        "sidecar": {
+            "env": [
+                {"name": "ASYA_LOG_LEVEL", "value": "info"},
+                {"name": "SIDECAR_FLAG", "value": "1"},
+            ],
+            "resources": {
+                "requests": {"cpu": "50m", "memory": "64Mi"},
+                "limits": {"memory": "128Mi"},
+            },
+        },
+    },
+    "bench-platform": {
+        "env": [{"name": f"PLATFORM_{n}", "value": f"value-{n}"} for n in range(5)],
+        "secretRefs": [
+            {
+                "secretName": "platform-creds",
+                "keys": [
+                    {"key": "token", "envVar": "PLATFORM_TOKEN"},
+                    {"key": "org", "envVar": "PLATFORM_ORG"},
+                ],
+            }
+        ],
+        "stateProxy": [
+            {
+                "name": "checkpoints",
+                "mount": {"path": "/state/checkpoints"},
+                "connector": {
+                    "image": "ghcr.io/deliveryhero/asya-state-proxy-s3-buffered-lww:v1.0.0",
+                    "env": [
+                        {"name": "STATE_BUCKET", "value": "ml-checkpoints"},
+                        {"name": "AWS_REGION", "value": "us-east-1"},
+                    ],
+                },
+            }
+        ],
+        "resiliency": {
+            "policies": {
+                "transient": {
+                    "maxAttempts": 5,
+                    "backoff": "exponential",
+                    "initialDelay": "1s",
+                    "maxInterval": "30s",
+                }
+            },
+            "rules": [{"errors": ["TimeoutError", "ConnectionError"], "policy": "transient"}],
+        },
+    },
+}
+
+
+def _load(path: Path) -> list[dict[str, Any]]:
+    return [d for d in yaml.safe_load_all(path.read_text()) if d]
+
+
+def environment_config(name: str) -> dict[str, Any]:
+    """The EnvironmentConfig of one benchmark flavor, as Crossplane returns it."""
+    return {
+        "apiVersion": "apiextensions.crossplane.io/v1beta1",
+        "kind": "EnvironmentConfig",
+        "metadata": {
+            "name": name,
+            "labels": {"asya.sh/flavor": name},
+            "uid": f"uid-{name}",
+            "resourceVersion": "12345",
+        },
+        "data": FLAVORS[name],
+    }
+
+
+def composite(index: int | None = None) -> dict[str, Any]:
+    """The image-enhancer XR with the benchmark flavors; `index` makes a distinct actor."""
+    [xr] = _load(EXAMPLES / "image-enhancer" / "xr.yaml")
+    xr = copy.deepcopy(xr)
+    xr["spec"]["flavors"] = list(FLAVORS)
+    xr["metadata"] |= {
+        "uid": "0b7e8a3c-1d2f-4e5a-9b6c-7d8e9f0a1b2c",
+        "resourceVersion": "987654",
+        "generation": 3,
+        "finalizers": ["composite.apiextensions.crossplane.io"],
+        "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}"},
+    }
+    if index is not None:
+        actor = f"actor-{index:05d}"
+        xr["spec"]["actor"] = actor
+        xr["metadata"]["name"] = f"{actor}-k3m9v"
+    xr["status"] = {
+        "phase": "Ready",
+        "conditions": [
+            {
+                "type": "Ready",
+                "status": "True",
+                "reason": "Available",
+                "lastTransitionTime": "2026-11-01T00:00:00Z",
+            },
+            {
+                "type": "Synced",
+                "status": "True",
+                "reason": "ReconcileSuccess",
+                "lastTransitionTime": "2026-11-01T00:00:00Z",
+            },
+        ],
+    }
+    return xr
+
+
+def request(index: int | None = None, *, resolved: bool = True) -> fnv1.RunFunctionRequest:
+    """A RunFunctionRequest as Crossplane sends it on the second call of a reconcile."""
+    req = fnv1.RunFunctionRequest(meta=fnv1.RequestMeta(tag="bench"))
+    req.observed.composite.resource.update(composite(index))
+    for doc in _load(EXAMPLES / "image-enhancer" / "observed" / "ready.yaml"):
+        name = doc["metadata"]["annotations"]["crossplane.io/composition-resource-name"]
+        req.observed.resources[name].resource.update(doc)
+    [composition] = _load(EXAMPLES / "composition.yaml")
+    req.input.update(composition["spec"]["pipeline"][0]["input"])
+    req.desired.composite.resource.update({"apiVersion": "asya.sh/v1alpha1", "kind": "XAsyncActor"})
+    if resolved:
+        for name in FLAVORS:
+            req.required_resources[f"flavor-{name}"].items.add().resource.update(
+                environment_config(name)
+            )
+    return req
