@@ -10,7 +10,6 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 from function import errors, flavors, merge, parse, render, requirements, status, structs
-from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.plan import Plan
 
@@ -47,7 +46,7 @@ def run(req: fnv1.RunFunctionRequest, log: Any) -> fnv1.RunFunctionResponse:
     Raises:
         FunctionError: for any input the composition cannot proceed with.
     """
-    settings = fn_input.parse(parse.step_input(req))
+    settings = parse.settings(req)
     xr = xr_model.parse(parse.observed_composite(req))
     wanted = requirements.for_flavors(xr.flavors)
     fetched = parse.required(req, [r.key for r in wanted])

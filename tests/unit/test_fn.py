@@ -73,7 +73,7 @@ def test_an_unexpected_exception_becomes_a_fatal_result(monkeypatch: pytest.Monk
     def explode(_req: fnv1.RunFunctionRequest) -> dict[str, Any]:
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(fn.parse, "step_input", explode)
+    monkeypatch.setattr(fn.parse, "settings", explode)
     req = with_input({})
     req.desired.resources["from-earlier-step"].resource.update({"kind": "Thing"})
     rsp = run(req)
