@@ -10,7 +10,7 @@ COMPOSITION ?= examples/composition.yaml
 FUNCTIONS ?= examples/functions.yaml
 RENDER_FLAGS ?= --required-resources examples/flavors --observed-resources examples/image-enhancer/observed/ready.yaml
 
-.PHONY: render test lint typecheck pytest serve package clean
+.PHONY: render test lint typecheck pytest serve package clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,3 +47,7 @@ serve: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+
+## Benchmark function-asya against a no-op function (about 5 minutes; see BENCHMARKS.md).
+bench: $(STAMP)
+	$(BIN)/python -m bench.run $(BENCH_ARGS)

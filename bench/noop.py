@@ -1,0 +1,35 @@
+"""A no-op function on the same SDK and server as function-asya: it returns the desired state unchanged."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+import grpc
+from crossplane.function import response
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+
+from function import server
+
+
+class NoopRunner(grpcv1.FunctionRunnerServiceServicer):
+    """Copies tag, desired state and context into the response, as every function starts."""
+
+    async def RunFunction(  # noqa: N802  # gRPC requires this name.
+        self, req: fnv1.RunFunctionRequest, _context: grpc.aio.ServicerContext | None = None
+    ) -> fnv1.RunFunctionResponse:
+        """Return the desired state unchanged."""
+        return response.to(req)
+
+
+def main() -> None:
+    """Serve the no-op function with the same options function-asya serves with."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--address", required=True)
+    args = parser.parse_args()
+    asyncio.run(server.serve(NoopRunner(), server.Options(address=args.address, insecure=True)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""`make bench`: function-asya against a no-op function on the same SDK, in one run.
+
+Each server runs as its own process pinned to CPU 0 (when the machine has two or
+more), the client on CPU 1. Prints a Markdown report; `--json` also writes raw numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from bench import request as bench_request
+from function.rendercli import files, pipeline
+
+BIN = Path(sys.executable).parent
+PIN = shutil.which("taskset") is not None and (os.cpu_count() or 1) >= 2
+
+
+@dataclass
+class Result:
+    """What was measured for one server."""
+
+    name: str
+    numbers: dict[str, float] = field(default_factory=dict)
+
+
+def command(name: str, address: str) -> list[str]:
+    base = (
+        [str(BIN / "function-asya"), "serve", "--insecure", "--address", address]
+        if name == "function-asya"
+        else [sys.executable, "-m", "bench.noop", "--address", address]
+    )
+    return (["taskset", "-c", "0"] if PIN else []) + base
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(name: str) -> tuple[subprocess.Popen[bytes], str, float]:
+    """Start a server; return it, its address and the seconds to its first good response."""
+    address = f"127.0.0.1:{free_port()}"
+    probe = bench_request.request(resolved=True).SerializeToString()
+    began = time.perf_counter()
+    process = subprocess.Popen(
+        command(name, address),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=bench_request.ROOT,
+    )
+    while True:
+        if process.poll() is not None:
+            raise SystemExit(f"{name} exited with {process.returncode} before answering")
+        try:
+            with grpc.insecure_channel(address) as channel:
+                call = channel.unary_unary(
+                    "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
+                )
+                call(probe, timeout=0.5)
+            return process, address, time.perf_counter() - began
+        except grpc.RpcError:
+            time.sleep(0.005)
+        if time.perf_counter() - began > 30:
+            process.kill()
+            raise SystemExit(f"{name} did not answer within 30 s")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def server_pid(process: subprocess.Popen[bytes]) -> int:
+    return process.pid  # taskset execs the server in place
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def sequential(address: str, payload: bytes, calls: int) -> list[float]:
+    with grpc.insecure_channel(address) as channel:
+        call = channel.unary_unary("/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction")
+        for _ in range(200):
+            call(payload, timeout=10)
+        times = []
+        for _ in range(calls):
+            began = time.perf_counter()
+            call(payload, timeout=10)
+            times.append(time.perf_counter() - began)
+    return times
+
+
+async def _concurrent(
+    address: str, payload: bytes, in_flight: int, seconds: float | None, total: int | None
+) -> tuple[int, float]:
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.unary_unary("/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction")
+        for _ in range(50):
+            await call(payload, timeout=10)
+        done = 0
+        began = time.perf_counter()
+        deadline = began + seconds if seconds else float("inf")
+
+        async def worker() -> None:
+            nonlocal done
+            while time.perf_counter() < deadline and (total is None or done < total):
+                await call(payload, timeout=10)
+                done += 1
+
+        await asyncio.gather(*(worker() for _ in range(in_flight)))
+        return done, time.perf_counter() - began
+
+
+def concurrent(
+    address: str,
+    payload: bytes,
+    in_flight: int,
+    *,
+    seconds: float | None = None,
+    total: int | None = None,
+) -> tuple[int, float]:
+    return asyncio.run(_concurrent(address, payload, in_flight, seconds, total))
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(name: str, payload: bytes, args: argparse.Namespace) -> Result:
+    result = Result(name)
+    colds = []
+    for _ in range(args.cold_runs):
+        process, _, cold = start(name)
+        colds.append(cold)
+        stop(process)
+    result.numbers["cold_start_s"] = statistics.median(colds)
+    process, address, _ = start(name)
+    pid = server_pid(process)
+    try:
+        cpu_before = cpu_seconds(pid)
+        times = sequential(address, payload, args.calls)
+        result.numbers["cpu_per_call_ms"] = (
+            (cpu_seconds(pid) - cpu_before) / (args.calls + 200) * 1000
+        )
+        result.numbers["p50_ms"] = statistics.median(times) * 1000
+        result.numbers["p99_ms"] = percentile(times, 0.99) * 1000
+        for in_flight in (8, 32):
+            done, elapsed = concurrent(address, payload, in_flight, seconds=args.seconds)
+            result.numbers[f"rps_{in_flight}"] = done / elapsed
+        result.numbers["rss_after_load_mib"] = rss_mib(pid)
+        windows = []
+        for _ in range(2):
+            concurrent(address, payload, 8, total=args.window)
+            windows.append(rss_mib(pid))
+        result.numbers["rss_growth_mib"] = windows[1] - windows[0]
+        result.numbers["rss_after_windows_mib"] = windows[1]
+    finally:
+        stop(process)
+    return result
+
+
+def calls_per_reconcile() -> int:
+    """Run Crossplane's requirements loop for a 3-flavor actor against a served function-asya."""
+    process, address, _ = start("function-asya")
+    supplied = [
+        files.Document("bench", bench_request.environment_config(n)) for n in bench_request.FLAVORS
+    ]
+
+    async def reconcile() -> int:
+        async with grpc.aio.insecure_channel(address) as channel:
+            req = bench_request.request(resolved=False)
+            _, calls = await pipeline.run_step(pipeline.Caller(channel, 10), req, supplied)
+            return calls
+
+    try:
+        return asyncio.run(reconcile())
+    finally:
+        stop(process)
+
+
+def scale(sizes: list[int]) -> dict[int, float]:
+    """Time per actor when rendering N distinct actors (sequentially) through function-asya."""
+    payloads = [bench_request.request(index).SerializeToString() for index in range(max(sizes))]
+    out = {}
+    for size in sizes:
+        process, address, _ = start("function-asya")
+        try:
+            with grpc.insecure_channel(address) as channel:
+                call = channel.unary_unary(
+                    "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction",
+                    response_deserializer=fnv1.RunFunctionResponse.FromString,
+                )
+                began = time.perf_counter()
+                for payload in payloads[:size]:
+                    rsp = call(payload, timeout=10)
+                    if any(r.severity == fnv1.SEVERITY_FATAL for r in rsp.results):
+                        raise SystemExit(f"fatal result while rendering: {rsp.results}")
+                out[size] = (time.perf_counter() - began) / size * 1000
+        finally:
+            stop(process)
+    return out
+
+
+def report(
+    function: Result,
+    noop: Result,
+    calls: int,
+    per_actor: dict[int, float],
+    payload: bytes,
+    args: argparse.Namespace,
+) -> str:
+    f, n = function.numbers, noop.numbers
+    rows = [
+        (
+            "sequential p50",
+            f"{f['p50_ms']:.3f} ms",
+            f"{n['p50_ms']:.3f} ms",
+            f"{f['p50_ms'] / n['p50_ms']:.2f}x",
+            "<= 2.5x",
+        ),
+        (
+            "sequential p99",
+            f"{f['p99_ms']:.3f} ms",
+            f"{n['p99_ms']:.3f} ms",
+            f"{f['p99_ms'] / n['p99_ms']:.2f}x",
+            "<= 3x",
+        ),
+        (
+            "throughput, 8 in flight",
+            f"{f['rps_8']:.0f} rps",
+            f"{n['rps_8']:.0f} rps",
+            f"{f['rps_8'] / n['rps_8']:.0%}",
+            ">= 40%",
+        ),
+        (
+            "throughput, 32 in flight",
+            f"{f['rps_32']:.0f} rps",
+            f"{n['rps_32']:.0f} rps",
+            f"{f['rps_32'] / n['rps_32']:.0%}",
+            "-",
+        ),
+        (
+            "server CPU per call",
+            f"{f['cpu_per_call_ms']:.3f} ms",
+            f"{n['cpu_per_call_ms']:.3f} ms",
+            f"{f['cpu_per_call_ms'] / n['cpu_per_call_ms']:.2f}x",
+            "<= 3x",
+        ),
+        (
+            "RSS after load",
+            f"{f['rss_after_load_mib']:.1f} MiB",
+            f"{n['rss_after_load_mib']:.1f} MiB",
+            f"+{f['rss_after_load_mib'] - n['rss_after_load_mib']:.1f} MiB",
+            "<= +15 MiB",
+        ),
+        (
+            f"RSS growth, {args.window:,}-call windows",
+            f"{f['rss_growth_mib']:+.2f} MiB",
+            f"{n['rss_growth_mib']:+.2f} MiB",
+            "-",
+            "< 2 MiB",
+        ),
+        (
+            "cold start to first response",
+            f"{f['cold_start_s'] * 1000:.0f} ms",
+            f"{n['cold_start_s'] * 1000:.0f} ms",
+            f"{f['cold_start_s'] / n['cold_start_s']:.2f}x",
+            "<= 1.5x",
+        ),
+        ("calls per reconcile (3 flavors)", str(calls), "-", "-", "2"),
+    ]
+    sizes = sorted(per_actor)
+    spread = (max(per_actor.values()) / min(per_actor.values()) - 1) if per_actor else 0
+    lines = [
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"servers {'pinned to CPU 0, client on CPU 1' if PIN else 'unpinned'}; request {len(payload):,} bytes.",
+        "",
+        "| Measure | function-asya | no-op | ratio | target |",
+        "|---|---|---|---|---|",
+        *(f"| {a} | {b} | {c} | {d} | {e} |" for a, b, c, d, e in rows),
+        "",
+        "| Distinct actors | time per actor |",
+        "|---|---|",
+        *(f"| {size:,} | {per_actor[size]:.3f} ms |" for size in sizes),
+        "",
+        f"Per-actor cost spread across sizes: {spread:.0%} (target: flat within 20%).",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--calls", type=int, default=2000, help="sequential calls")
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds per throughput phase")
+    parser.add_argument("--window", type=int, default=50_000, help="calls per memory window")
+    parser.add_argument("--cold-runs", type=int, default=5)
+    parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--json", help="also write the raw numbers here")
+    args = parser.parse_args()
+    if PIN:
+        os.sched_setaffinity(0, {1})
+    payload = bench_request.request(resolved=True).SerializeToString()
+    began = time.perf_counter()
+    noop = measure("no-op", payload, args)
+    function = measure("function-asya", payload, args)
+    calls = calls_per_reconcile()
+    per_actor = scale([int(s) for s in args.sizes.split(",")])
+    print(report(function, noop, calls, per_actor, payload, args))
+    print(f"\n(bench took {time.perf_counter() - began:.0f} s)")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "function": function.numbers,
+                    "noop": noop.numbers,
+                    "calls_per_reconcile": calls,
+                    "per_actor_ms": per_actor,
+                },
+                indent=2,
+            )
+        )
+
+
+if __name__ == "__main__":
+    main()
