@@ -255,7 +255,18 @@ def overlay(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
     Returns:
         A new dict; the inputs are left untouched.
     """
-    return _overlay_map((), clone(base), clone(top))
+    return layered(base, top)
+
+
+def layered(base: dict[str, Any], *tops: dict[str, Any]) -> dict[str, Any]:
+    """Lay each of `tops` over the result so far, in order; the same rules as `overlay`.
+
+    Each input is copied once, however many layers there are.
+    """
+    result: dict[str, Any] = clone(base)
+    for top in tops:
+        result = _overlay_map((), result, clone(top))
+    return result
 
 
 def _overlay_map(

@@ -341,3 +341,14 @@ def test_overlay_table(
     reason: str, base: dict[str, Any], top: dict[str, Any], expected: dict[str, Any]
 ) -> None:
     assert merge.overlay(base, top) == expected, reason
+
+
+def test_layered_is_overlay_applied_in_order() -> None:
+    defaults = {"scaling": {"queueLength": 5, "maxReplicaCount": 10}, "replicas": 1}
+    flavors = {"scaling": {"maxReplicaCount": 50}, "env": [{"name": "A", "value": "f"}]}
+    actor = {"scaling": {"queueLength": 1}, "env": [{"name": "A", "value": "a"}]}
+    before = copy.deepcopy((defaults, flavors, actor))
+    assert merge.layered(defaults, flavors, actor) == merge.overlay(
+        merge.overlay(defaults, flavors), actor
+    )
+    assert (defaults, flavors, actor) == before
