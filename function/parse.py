@@ -18,13 +18,6 @@ from function.structs import View, plain, value_of
 COMPOSITE_METADATA = ("name", "namespace", "labels")
 
 
-def step_input(req: fnv1.RunFunctionRequest) -> dict[str, Any]:
-    """Return the step's input block, or an empty dict when the step has none."""
-    if not req.HasField("input"):
-        return {}
-    return plain(req.input)
-
-
 def settings(req: fnv1.RunFunctionRequest) -> fn_input.Input:
     """Return the validated Input; the same Input bytes are parsed once per process.
 
