@@ -201,23 +201,17 @@ class Spec(_Spec):
     secret_refs: list[SecretRef] = Field(default_factory=list)
 
 
-# The lowest layer: what an actor gets when neither it nor a flavor says otherwise.
+# The lowest layer: what an actor gets when neither it nor a flavor says otherwise,
+# read from the models' own field defaults so the two cannot drift apart.
 DEFAULTS: dict[str, Any] = {
-    "imagePullPolicy": "IfNotPresent",
-    "pythonExecutable": "python3",
-    "replicas": 1,
-    "scaling": {
-        "enabled": True,
-        "minReplicaCount": 0,
-        "maxReplicaCount": 10,
-        "queueLength": 5,
-        "pollingInterval": 30,
-        "cooldownPeriod": 300,
-    },
+    "imagePullPolicy": Spec.model_fields["image_pull_policy"].default,
+    "pythonExecutable": Spec.model_fields["python_executable"].default,
+    "replicas": Spec.model_fields["replicas"].default,
+    "scaling": Scaling().model_dump(by_alias=True, exclude={"advanced", "additional_triggers"}),
 }
 STATE_PROXY_DEFAULTS: dict[str, Any] = {
-    "writeMode": "buffered",
-    "connector": {"imagePullPolicy": "IfNotPresent"},
+    "writeMode": StateProxy.model_fields["write_mode"].default,
+    "connector": {"imagePullPolicy": Connector.model_fields["image_pull_policy"].default},
 }
 # Env vars the platform sets on the runtime container; users cannot set them.
 PLATFORM_RUNTIME_ENV = frozenset(
