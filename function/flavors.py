@@ -106,11 +106,12 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
         if key in xr.spec:
             data[key] = xr.spec[key]
     sources = [(ACTOR, actor), *((f'flavor "{name}"', layer) for name, layer in layers)]
-    _check_env(data, sources)
     try:
         model = spec_model.Spec.model_validate(data)
     except ValidationError as exc:
         raise _invalid(exc, data, sources) from None
+    # After validation, so env and secretRefs have their shapes.
+    _check_env(data, sources)
     return Resolution(
         spec=model, data=data, applied=tuple(f.name for f in fetched), warnings=tuple(warnings)
     )
