@@ -176,7 +176,7 @@ def _invalid(
     for error in exc.errors(include_url=False)[:5]:
         loc = list(error["loc"])
         message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
-        origin = next((name for name, layer in sources if _item_in(layer, loc, data)), None)
+        origin = _source_of(loc, data, sources)
         where = _display(loc, data)
         if origin is None or origin == ACTOR:
             problems.append(f"{where}: {message}" + (f" (from {ACTOR})" if origin else ""))
@@ -189,43 +189,29 @@ def _invalid(
     return InputError(f"invalid actor spec: {text}")
 
 
+def _source_of(
+    loc: Sequence[Any], data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]
+) -> str | None:
+    """Name the first layer (the actor, then flavors in order) that set the value at loc."""
+    return next((name for name, layer in sources if _item_in(layer, loc, data)), None)
+
+
 def _env_sources(
     data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]
 ) -> list[tuple[str, str]]:
-    """Return (env var name, where it is defined) for every runtime env var."""
-    found: list[tuple[str, str]] = []
-    for item in data.get("env") or []:
-        if isinstance(item, dict) and isinstance(item.get("name"), str):
-            origin = _origin(sources, "env", "name", item["name"])
-            found.append((item["name"], f"env ({origin})"))
-    for ref in data.get("secretRefs") or []:
-        if not isinstance(ref, dict):
-            continue
-        for key in ref.get("keys") or []:
-            if isinstance(key, dict) and isinstance(key.get("envVar"), str):
-                origin = _secret_origin(sources, ref.get("secretName"), key["envVar"])
-                found.append((key["envVar"], f"secretRefs[{ref.get('secretName')}] ({origin})"))
+    """Return (env var name, where it is defined) for every runtime env var of validated data."""
+
+    def origin(loc: Sequence[Any]) -> str:
+        return f"from {_source_of(loc, data, sources) or 'defaults'}"
+
+    found = [
+        (item["name"], f"env ({origin(('env', i))})") for i, item in enumerate(data.get("env", []))
+    ]
+    for i, ref in enumerate(data.get("secretRefs", [])):
+        for j, key in enumerate(ref["keys"]):
+            where = f"secretRefs[{ref['secretName']}] ({origin(('secretRefs', i, 'keys', j))})"
+            found.append((key["envVar"], where))
     return found
-
-
-def _origin(
-    sources: Sequence[tuple[str, dict[str, Any]]], field_name: str, key: str, value: str
-) -> str:
-    for name, layer in sources:
-        for item in layer.get(field_name) or []:
-            if isinstance(item, dict) and item.get(key) == value:
-                return f"from {name}"
-    return "from defaults"
-
-
-def _secret_origin(sources: Sequence[tuple[str, dict[str, Any]]], secret: Any, env_var: str) -> str:
-    for name, layer in sources:
-        for ref in layer.get("secretRefs") or []:
-            if isinstance(ref, dict) and ref.get("secretName") == secret:
-                for key in ref.get("keys") or []:
-                    if isinstance(key, dict) and key.get("envVar") == env_var:
-                        return f"from {name}"
-    return "from defaults"
 
 
 def _check_env(data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]) -> None:
