@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import traceback
 from typing import Any
 
 import grpc
@@ -35,9 +36,23 @@ class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
             return run(req, self.log)
         except errors.FunctionError as exc:
             return fatal(req, exc)
-        except Exception:
-            self.log.exception("Unexpected error while running the function")
+        except Exception as exc:  # noqa: BLE001  # The boundary: nothing may escape.
+            # Not log.exception: its tracebacks carry the message and every frame's
+            # locals, which hold the user's env values and secret names.
+            self.log.error(  # noqa: TRY400  # see above
+                "Unexpected error while running the function",
+                error=type(exc).__qualname__,
+                at=where(exc),
+            )
             return fatal(req, None)
+
+
+def where(exc: BaseException) -> list[str]:
+    """The frames an exception passed through, as file:line in function, without values."""
+    return [
+        f"{frame.filename}:{frame.lineno} in {frame.name}"
+        for frame in traceback.extract_tb(exc.__traceback__)
+    ]
 
 
 def run(req: fnv1.RunFunctionRequest, log: Any) -> fnv1.RunFunctionResponse:
