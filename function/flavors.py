@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from function import merge
+from function import limits, merge
 from function.errors import FlavorError, InputError
 from function.models import spec as spec_model
 from function.models.xr import CROSSPLANE_MACHINERY, Composite
@@ -100,6 +100,7 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     ]
     layers = [(f.name, _without_ignored(f, warnings)) for f in fetched]
     actor = {k: v for k, v in xr.spec.items() if k not in spec_model.INFRASTRUCTURE_FIELDS}
+    _check_nesting(actor, layers)
     data = merge.layered(spec_model.DEFAULTS, merge.merge_flavors(layers), actor)
     _with_state_proxy_defaults(data)
     for key in ("actor", "flavors"):
@@ -115,6 +116,20 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     return Resolution(
         spec=model, data=data, applied=tuple(f.name for f in fetched), warnings=tuple(warnings)
     )
+
+
+def _check_nesting(actor: dict[str, Any], layers: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Refuse data nested so deeply that the objects built from it could not be decoded."""
+    too_deep = f"nests more than {limits.MAX_NESTING} levels deep"
+    path = limits.too_deep(actor)
+    if path is not None:
+        raise InputError(f"invalid actor spec: {merge.dotted(path)}: {too_deep}")
+    for name, layer in layers:
+        path = limits.too_deep(layer)
+        if path is not None:
+            raise FlavorError(
+                f'invalid flavor data: {merge.dotted(path)}: {too_deep} (from flavor "{name}")'
+            )
 
 
 def _item_in(source: Any, loc: Sequence[Any], resolved: Any) -> bool:
@@ -196,34 +211,36 @@ def _source_of(
     return next((name for name, layer in sources if _item_in(layer, loc, data)), None)
 
 
-def _env_sources(
-    data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]
-) -> list[tuple[str, str]]:
-    """Return (env var name, where it is defined) for every runtime env var of validated data."""
-
-    def origin(loc: Sequence[Any]) -> str:
-        return f"from {_source_of(loc, data, sources) or 'defaults'}"
-
-    found = [
-        (item["name"], f"env ({origin(('env', i))})") for i, item in enumerate(data.get("env", []))
+def _env_locations(data: dict[str, Any]) -> list[tuple[str, tuple[Any, ...]]]:
+    """Return (env var name, its path) for every runtime env var of validated data."""
+    found: list[tuple[str, tuple[Any, ...]]] = [
+        (item["name"], ("env", i)) for i, item in enumerate(data.get("env", []))
     ]
     for i, ref in enumerate(data.get("secretRefs", [])):
-        for j, key in enumerate(ref["keys"]):
-            where = f"secretRefs[{ref['secretName']}] ({origin(('secretRefs', i, 'keys', j))})"
-            found.append((key["envVar"], where))
+        found.extend(
+            (key["envVar"], ("secretRefs", i, "keys", j)) for j, key in enumerate(ref["keys"])
+        )
     return found
 
 
 def _check_env(data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]) -> None:
     """Each runtime env var name appears once and none is one the platform sets."""
-    seen: dict[str, str] = {}
-    for name, where in _env_sources(data, sources):
+
+    def where(loc: tuple[Any, ...]) -> str:
+        # Only on the error path: finding a source scans the layers.
+        origin = f"from {_source_of(loc, data, sources) or 'defaults'}"
+        if loc[0] == "env":
+            return f"env ({origin})"
+        return f"secretRefs[{data['secretRefs'][loc[1]]['secretName']}] ({origin})"
+
+    seen: dict[str, tuple[Any, ...]] = {}
+    for name, loc in _env_locations(data):
         if name in spec_model.PLATFORM_RUNTIME_ENV:
             raise FlavorError(
-                f'invalid env: "{name}" is set by the platform and cannot be set in {where}'
+                f'invalid env: "{name}" is set by the platform and cannot be set in {where(loc)}'
             )
         if name in seen:
             raise FlavorError(
-                f'invalid env: "{name}" is defined twice, in {seen[name]} and in {where}'
+                f'invalid env: "{name}" is defined twice, in {where(seen[name])} and in {where(loc)}'
             )
-        seen[name] = where
+        seen[name] = loc

@@ -98,6 +98,19 @@ def identity_of(item: Any, rule: ListRule) -> str | None:
     return None if value is None else str(value)
 
 
+def comparable(value: Any) -> Any:
+    """A hashable stand-in for a JSON value, equal exactly when the values are equal.
+
+    Identity-less lists drop exact duplicates; a set of these keeps that linear
+    in the list's length where `item not in items` would be quadratic.
+    """
+    if isinstance(value, dict):
+        return frozenset((key, comparable(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return tuple(comparable(item) for item in value)
+    return value
+
+
 def _positions(items: list[Any], rule: ListRule) -> dict[str, int]:
     """Index the items of a list by their identity under a rule."""
     return {
@@ -183,10 +196,13 @@ class _FlavorMerge:
     def _lists(self, _config: Merger, path: list[str], base: list[Any], nxt: list[Any]) -> Any:
         rule = list_rule(_shape(path))
         positions = _positions(base, rule)
+        seen: set[Any] | None = None
         for item in nxt:
             ident = identity_of(item, rule)
             if ident is None:
-                if item not in base:
+                seen = {comparable(i) for i in base} if seen is None else seen
+                if comparable(item) not in seen:
+                    seen.add(comparable(item))
                     base.append(item)
                 continue
             item_path = (*path, f"[{ident}]")
@@ -289,8 +305,11 @@ def _overlay_list(path: tuple[str, ...], base: list[Any], top: list[Any]) -> lis
     if rule.identity is None:
         first, second = (top, base) if rule.actor_first else (base, top)
         joined: list[Any] = []
+        seen: set[Any] = set()
         for item in (*first, *second):
-            if item not in joined:
+            key = comparable(item)
+            if key not in seen:
+                seen.add(key)
                 joined.append(item)
         return joined
     out = list(base)
