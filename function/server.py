@@ -11,11 +11,21 @@ from typing import Any
 
 import grpc
 from crossplane.function import logging, runtime
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
-from crossplane.function.proto.v1beta1 import run_function_pb2_grpc as grpcv1beta1
+from google.protobuf import message
 from grpc_reflection.v1alpha import reflection
 
+from function import errors, fn
+
 CERT_FILES = ("tls.crt", "tls.key", "ca.crt")
+# v1beta1 is v1 under another name, byte for byte: both are served by one handler.
+SERVICES = (
+    "apiextensions.fn.proto.v1.FunctionRunnerService",
+    "apiextensions.fn.proto.v1beta1.FunctionRunnerService",
+)
+PROTOBUF_DEPTH_LIMIT = 100
+MIB = 1024 * 1024
 
 
 class StartupError(Exception):
@@ -75,10 +85,10 @@ def build(
         ("grpc.so_reuseport", 0),
     ]
     server = grpc.aio.server(options=grpc_options)
-    grpcv1.add_FunctionRunnerServiceServicer_to_server(function, server)
-    grpcv1beta1.add_FunctionRunnerServiceServicer_to_server(
-        runtime.BetaFunctionRunner(wrapped=function), server
-    )
+    handlers = {"RunFunction": run_function_handler(function, options.max_send_message_mb * MIB)}
+    for service in SERVICES:
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
+        server.add_registered_method_handlers(service, handlers)
     reflection.enable_server_reflection(runtime.SERVICE_NAMES, server)
     try:
         # --insecure wins over a certificates directory: binding both on one
@@ -94,6 +104,57 @@ def build(
     except RuntimeError as exc:
         raise StartupError(f"cannot listen on {options.address!r}: {exc}") from None
     return server, port
+
+
+def decode(data: bytes) -> fnv1.RunFunctionRequest | errors.InputError:
+    """Decode a request, or say why it cannot be decoded (instead of a gRPC error)."""
+    try:
+        request: fnv1.RunFunctionRequest = fnv1.RunFunctionRequest.FromString(data)
+    except message.DecodeError as exc:
+        if "MaxDepth" in str(exc):
+            return errors.InputError(
+                "cannot read the request: it nests deeper than protobuf's limit of "
+                f"{PROTOBUF_DEPTH_LIMIT} levels (about 30 levels of YAML); a flavor's data "
+                "or the actor's spec is nested too deeply"
+            )
+        return errors.InputError(f"cannot read the request: {exc}")
+    return request
+
+
+def run_function_handler(
+    function: grpcv1.FunctionRunnerServiceServicer, max_response_bytes: int
+) -> Any:
+    """A RunFunction handler that answers with a Fatal result where gRPC would fail the call.
+
+    A request protobuf cannot decode, and a response larger than the send limit,
+    would otherwise reach Crossplane as a gRPC error with no word of the cause.
+    """
+
+    async def run(
+        request: fnv1.RunFunctionRequest | errors.InputError, context: grpc.aio.ServicerContext
+    ) -> fnv1.RunFunctionResponse:
+        if isinstance(request, errors.InputError):
+            return fn.fatal(fnv1.RunFunctionRequest(), request)
+        response: fnv1.RunFunctionResponse = await function.RunFunction(request, context)
+        return response
+
+    def encode(response: fnv1.RunFunctionResponse) -> bytes:
+        data: bytes = response.SerializeToString()
+        if len(data) <= max_response_bytes:
+            return data
+        # Checked here, where the bytes exist anyway, so it costs a call nothing.
+        too_large = errors.InputError(
+            f"cannot compose resources: the response would be {len(data) / MIB:.1f} MiB, "
+            f"more than the {max_response_bytes / MIB:g} MiB gRPC message limit "
+            "(--max-send-message-size); the actor's spec and flavors are too large"
+        )
+        request = fnv1.RunFunctionRequest(meta=fnv1.RequestMeta(tag=response.meta.tag))
+        answer: bytes = fn.fatal(request, too_large).SerializeToString()
+        return answer
+
+    return grpc.unary_unary_rpc_method_handler(
+        run, request_deserializer=decode, response_serializer=encode
+    )
 
 
 async def serve(function: grpcv1.FunctionRunnerServiceServicer, options: Options) -> None:

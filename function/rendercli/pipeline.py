@@ -84,6 +84,12 @@ class Caller:
                 beta_req, timeout=self.timeout, wait_for_ready=True
             )
             rsp = fnv1.RunFunctionResponse.FromString(beta_rsp.SerializeToString())
+        if rsp is None:
+            # gRPC hands back None when it cannot deserialize the response.
+            raise RenderError(
+                "cannot decode the function's response (protobuf refuses messages "
+                "nested more than 100 levels deep)"
+            )
         return rsp
 
 

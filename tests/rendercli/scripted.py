@@ -15,7 +15,7 @@ from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 
 class Scripted(grpcv1.FunctionRunnerServiceServicer):  # type: ignore[misc]
-    """Behaviours: `require`, `unstable`, `emit`, `fatal`, `context`."""
+    """Behaviours: `require`, `unstable`, `emit`, `fatal`, `context`, `deep`."""
 
     def __init__(self) -> None:
         self.calls: list[fnv1.RunFunctionRequest] = []
@@ -63,6 +63,12 @@ class Scripted(grpcv1.FunctionRunnerServiceServicer):  # type: ignore[misc]
                 )
             )
             rsp.context["example.org/key"] = {"n": 1}
+        elif behaviour == "deep":
+            # Past protobuf's decoding limit of 100 levels (three per map level).
+            nested: Any = "leaf"
+            for _ in range(40):
+                nested = {"x": nested}
+            resource.update(rsp.desired.resources["deep"], {"apiVersion": "v1", "data": nested})
         elif behaviour == "fatal":
             response.fatal(rsp, "this cannot work")
         return rsp

@@ -403,3 +403,16 @@ def test_a_composition_for_another_type_is_rejected(
     result = render(tmp_path, target, "emit", xr=XR.replace("kind: XThing", "kind: XOther"))
     assert result.returncode == 1
     assert "does not match XR's kind (XOther)" in result.stderr
+
+
+def test_a_response_protobuf_cannot_decode_is_a_clear_error(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    result = render(tmp_path, target, "deep")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "function-asya: error: cannot render composite resource: cannot run pipeline step "
+        '"step-0": cannot decode the function\'s response (protobuf refuses messages nested '
+        "more than 100 levels deep)\n"
+    )
