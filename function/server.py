@@ -11,12 +11,10 @@ from typing import Any
 
 import grpc
 from crossplane.function import logging, runtime
-from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
-from google.protobuf import message
 from grpc_reflection.v1alpha import reflection
 
-from function import errors, fn
+from function import wire
 
 CERT_FILES = ("tls.crt", "tls.key", "ca.crt")
 # v1beta1 is v1 under another name, byte for byte: both are served by one handler.
@@ -24,8 +22,7 @@ SERVICES = (
     "apiextensions.fn.proto.v1.FunctionRunnerService",
     "apiextensions.fn.proto.v1beta1.FunctionRunnerService",
 )
-PROTOBUF_DEPTH_LIMIT = 100
-MIB = 1024 * 1024
+MIB = wire.MIB
 
 
 class StartupError(Exception):
@@ -78,14 +75,16 @@ def build(
         StartupError: when the address cannot be bound or the certificates read.
     """
     grpc_options: Sequence[tuple[str, Any]] = [
-        ("grpc.max_receive_message_length", options.max_recv_message_mb * 1024 * 1024),
-        ("grpc.max_send_message_length", options.max_send_message_mb * 1024 * 1024),
+        ("grpc.max_receive_message_length", options.max_recv_message_mb * MIB),
+        ("grpc.max_send_message_length", options.max_send_message_mb * MIB),
         # gRPC sets SO_REUSEPORT by default: a second server would then share the
         # port and split the traffic instead of failing to start.
         ("grpc.so_reuseport", 0),
     ]
     server = grpc.aio.server(options=grpc_options)
-    handlers = {"RunFunction": run_function_handler(function, options.max_send_message_mb * MIB)}
+    handlers = {
+        "RunFunction": wire.run_function_handler(function, options.max_send_message_mb * MIB)
+    }
     for service in SERVICES:
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
         server.add_registered_method_handlers(service, handlers)
@@ -104,57 +103,6 @@ def build(
     except RuntimeError as exc:
         raise StartupError(f"cannot listen on {options.address!r}: {exc}") from None
     return server, port
-
-
-def decode(data: bytes) -> fnv1.RunFunctionRequest | errors.InputError:
-    """Decode a request, or say why it cannot be decoded (instead of a gRPC error)."""
-    try:
-        request: fnv1.RunFunctionRequest = fnv1.RunFunctionRequest.FromString(data)
-    except message.DecodeError as exc:
-        if "MaxDepth" in str(exc):
-            return errors.InputError(
-                "cannot read the request: it nests deeper than protobuf's limit of "
-                f"{PROTOBUF_DEPTH_LIMIT} levels (about 30 levels of YAML); a flavor's data "
-                "or the actor's spec is nested too deeply"
-            )
-        return errors.InputError(f"cannot read the request: {exc}")
-    return request
-
-
-def run_function_handler(
-    function: grpcv1.FunctionRunnerServiceServicer, max_response_bytes: int
-) -> Any:
-    """A RunFunction handler that answers with a Fatal result where gRPC would fail the call.
-
-    A request protobuf cannot decode, and a response larger than the send limit,
-    would otherwise reach Crossplane as a gRPC error with no word of the cause.
-    """
-
-    async def run(
-        request: fnv1.RunFunctionRequest | errors.InputError, context: grpc.aio.ServicerContext
-    ) -> fnv1.RunFunctionResponse:
-        if isinstance(request, errors.InputError):
-            return fn.fatal(fnv1.RunFunctionRequest(), request)
-        response: fnv1.RunFunctionResponse = await function.RunFunction(request, context)
-        return response
-
-    def encode(response: fnv1.RunFunctionResponse) -> bytes:
-        data: bytes = response.SerializeToString()
-        if len(data) <= max_response_bytes:
-            return data
-        # Checked here, where the bytes exist anyway, so it costs a call nothing.
-        too_large = errors.InputError(
-            f"cannot compose resources: the response would be {len(data) / MIB:.1f} MiB, "
-            f"more than the {max_response_bytes / MIB:g} MiB gRPC message limit "
-            "(--max-send-message-size); the actor's spec and flavors are too large"
-        )
-        request = fnv1.RunFunctionRequest(meta=fnv1.RequestMeta(tag=response.meta.tag))
-        answer: bytes = fn.fatal(request, too_large).SerializeToString()
-        return answer
-
-    return grpc.unary_unary_rpc_method_handler(
-        run, request_deserializer=decode, response_serializer=encode
-    )
 
 
 async def serve(function: grpcv1.FunctionRunnerServiceServicer, options: Options) -> None:

@@ -133,7 +133,9 @@ def test_a_request_past_protobufs_depth_limit_is_a_fatal_result(
     stub: grpcv1.FunctionRunnerServiceStub, levels: int
 ) -> None:
     req = with_flavors(actor(), deep={"nodeSelector": nested(levels)})
+    req.meta.tag = "too-deep"
     rsp = stub.RunFunction(req, timeout=TIMEOUT)
+    assert rsp.meta.tag == "too-deep"  # read from the meta, the rest left undecoded
     assert fatal(rsp) == [
         "cannot read the request: it nests deeper than protobuf's limit of 100 levels "
         "(about 30 levels of YAML); a flavor's data or the actor's spec is nested too deeply"

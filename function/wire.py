@@ -1,0 +1,123 @@
+"""What crosses the wire: requests decoded and responses encoded by the function itself.
+
+gRPC would answer a request protobuf cannot decode, or a response past the send
+limit, with a status code and no word of the cause; Crossplane would show only
+that. Here both become Fatal results that say what is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+from google.protobuf import descriptor_pb2, descriptor_pool, message, message_factory
+
+from function import errors, fn
+
+PROTOBUF_DEPTH_LIMIT = 100
+MIB = 1024 * 1024
+
+
+def _meta_only() -> Any:
+    """A message type holding only a request's meta (field 1).
+
+    Everything else in the bytes is kept as unknown fields, which protobuf skips
+    without descending into them, so the tag can be read even from a request too
+    deeply nested to decode.
+    """
+    pool = descriptor_pool.Default()
+    name = "function_asya/meta_only.proto"
+    try:
+        pool.FindFileByName(name)
+    except KeyError:
+        meta = descriptor_pb2.FieldDescriptorProto(
+            name="meta",
+            number=1,
+            label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL,
+            type=descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE,
+            type_name=f".{fnv1.DESCRIPTOR.package}.RequestMeta",
+        )
+        pool.Add(
+            descriptor_pb2.FileDescriptorProto(
+                name=name,
+                package="function_asya",
+                dependency=[fnv1.DESCRIPTOR.name],
+                message_type=[descriptor_pb2.DescriptorProto(name="MetaOnly", field=[meta])],
+            )
+        )
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("function_asya.MetaOnly"))
+
+
+MetaOnly = _meta_only()
+
+
+@dataclass(frozen=True)
+class Undecodable:
+    """A request protobuf could not decode: why, and its meta when that much was readable."""
+
+    error: errors.InputError
+    meta: fnv1.RequestMeta
+
+
+def decode(data: bytes) -> fnv1.RunFunctionRequest | Undecodable:
+    """Decode a request, or say why it cannot be decoded."""
+    try:
+        request: fnv1.RunFunctionRequest = fnv1.RunFunctionRequest.FromString(data)
+    except message.DecodeError as exc:
+        if "MaxDepth" in str(exc):
+            error = errors.InputError(
+                "cannot read the request: it nests deeper than protobuf's limit of "
+                f"{PROTOBUF_DEPTH_LIMIT} levels (about 30 levels of YAML); a flavor's data "
+                "or the actor's spec is nested too deeply"
+            )
+        else:
+            error = errors.InputError(f"cannot read the request: {exc}")
+        return Undecodable(error, _meta_of(data))
+    return request
+
+
+def _meta_of(data: bytes) -> fnv1.RequestMeta:
+    try:
+        meta: fnv1.RequestMeta = MetaOnly.FromString(data).meta
+    except message.DecodeError:
+        return fnv1.RequestMeta()
+    return meta
+
+
+def encode(response: fnv1.RunFunctionResponse, max_bytes: int) -> bytes:
+    """Serialise a response; one past the size limit becomes a Fatal result saying so."""
+    data: bytes = response.SerializeToString()
+    if len(data) <= max_bytes:
+        return data
+    # Checked here, where the bytes exist anyway, so it costs a call nothing.
+    too_large = errors.InputError(
+        f"cannot compose resources: the response would be {len(data) / MIB:.1f} MiB, "
+        f"more than the {max_bytes / MIB:g} MiB gRPC message limit "
+        "(--max-send-message-size); the actor's spec and flavors are too large"
+    )
+    request = fnv1.RunFunctionRequest(meta=fnv1.RequestMeta(tag=response.meta.tag))
+    answer: bytes = fn.fatal(request, too_large).SerializeToString()
+    return answer
+
+
+def run_function_handler(
+    function: grpcv1.FunctionRunnerServiceServicer, max_response_bytes: int
+) -> Any:
+    """A RunFunction handler that answers with a Fatal result where gRPC would fail the call."""
+
+    async def run(
+        request: fnv1.RunFunctionRequest | Undecodable, context: grpc.aio.ServicerContext
+    ) -> fnv1.RunFunctionResponse:
+        if isinstance(request, Undecodable):
+            return fn.fatal(fnv1.RunFunctionRequest(meta=request.meta), request.error)
+        response: fnv1.RunFunctionResponse = await function.RunFunction(request, context)
+        return response
+
+    return grpc.unary_unary_rpc_method_handler(
+        run,
+        request_deserializer=decode,
+        response_serializer=lambda response: encode(response, max_response_bytes),
+    )
