@@ -10,7 +10,7 @@ COMPOSITION ?= examples/composition.yaml
 FUNCTIONS ?= examples/functions.yaml
 RENDER_FLAGS ?= --required-resources examples/flavors --observed-resources examples/image-enhancer/observed/ready.yaml
 
-.PHONY: render test lint typecheck pytest serve package clean bench
+.PHONY: render test lint typecheck pytest serve package clean bench soak
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,8 @@ render: $(STAMP)
 test: $(DEV_STAMP) lint typecheck pytest
 
 lint: $(DEV_STAMP)
-	$(BIN)/ruff check function tests bench
-	$(BIN)/ruff format --check function tests bench
+	$(BIN)/ruff check function tests bench soak
+	$(BIN)/ruff format --check function tests bench soak
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
@@ -47,6 +47,10 @@ serve: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+
+## Load and faults on loopback: 32 clients for SOAK_SECONDS (60), SIGTERM, cancels, restarts.
+soak: $(DEV_STAMP)
+	$(BIN)/pytest soak -p no:cacheprovider -s $(PYTEST_ARGS)
 
 ## Benchmark function-asya against a no-op function (about 5 minutes; see BENCHMARKS.md).
 bench: $(STAMP)

@@ -20,6 +20,10 @@ class NoopRunner(grpcv1.FunctionRunnerServiceServicer):
         self, req: fnv1.RunFunctionRequest, _context: grpc.aio.ServicerContext | None = None
     ) -> fnv1.RunFunctionResponse:
         """Return the desired state unchanged."""
+        return self.run_once(req)
+
+    def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+        """Return the desired state unchanged (called by the server off its event loop)."""
         return response.to(req)
 
 

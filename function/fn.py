@@ -32,6 +32,10 @@ class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
         self, req: fnv1.RunFunctionRequest, _context: grpc.aio.ServicerContext | None = None
     ) -> fnv1.RunFunctionResponse:
         """Run the function once; never raises, never returns a gRPC error."""
+        return self.run_once(req)
+
+    def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+        """Run the function once, synchronously (the server runs it off its event loop)."""
         try:
             return run(req, self.log)
         except errors.FunctionError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,6 @@ from typing import Any
 
 import grpc
 from crossplane.function import logging, runtime
-from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 from grpc_reflection.v1alpha import reflection
 
 from function import wire
@@ -63,9 +63,7 @@ def credentials(tls_certs_dir: str) -> grpc.ServerCredentials:
     )
 
 
-def build(
-    function: grpcv1.FunctionRunnerServiceServicer, options: Options
-) -> tuple[grpc.aio.Server, int]:
+def build(function: wire.Runner, options: Options) -> tuple[grpc.aio.Server, int]:
     """Create a server that serves v1 and v1beta1 RunFunction and bind its one port.
 
     Returns:
@@ -105,13 +103,17 @@ def build(
     return server, port
 
 
-async def serve(function: grpcv1.FunctionRunnerServiceServicer, options: Options) -> None:
+async def serve(function: wire.Runner, options: Options) -> None:
     """Serve until SIGTERM or SIGINT, then let in-flight calls finish and return.
 
     Raises:
         StartupError: when the server cannot start.
     """
     server, port = build(function, options)
+    # Calls run on a worker thread; the event loop must get the GIL often enough
+    # to take in the calls queued behind the running one (gRPC cancels calls it
+    # has not taken in when it shuts down). Python's default is every 5 ms.
+    sys.setswitchinterval(0.0005)
     log = logging.get_logger()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -7,18 +7,26 @@ that. Here both become Fatal results that say what is wrong.
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
-from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 from google.protobuf import descriptor_pb2, descriptor_pool, message, message_factory
 
 from function import errors, fn
 
 PROTOBUF_DEPTH_LIMIT = 100
 MIB = 1024 * 1024
+
+
+class Runner(Protocol):
+    """A function that answers one request synchronously and never raises."""
+
+    def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+        """Answer one request."""
 
 
 def _meta_only() -> Any:
@@ -103,18 +111,22 @@ def encode(response: fnv1.RunFunctionResponse, max_bytes: int) -> bytes:
     return answer
 
 
-def run_function_handler(
-    function: grpcv1.FunctionRunnerServiceServicer, max_response_bytes: int
-) -> Any:
-    """A RunFunction handler that answers with a Fatal result where gRPC would fail the call."""
+def run_function_handler(function: Runner, max_response_bytes: int) -> Any:
+    """A RunFunction handler that answers with a Fatal result where gRPC would fail the call.
+
+    Calls run one at a time on a worker thread, not on the event loop: a loop
+    busy computing cannot take in the calls queued behind it, and on SIGTERM
+    gRPC cancels calls it has not taken in instead of letting them finish.
+    """
+    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="run-function")
 
     async def run(
-        request: fnv1.RunFunctionRequest | Undecodable, context: grpc.aio.ServicerContext
+        request: fnv1.RunFunctionRequest | Undecodable, _context: grpc.aio.ServicerContext
     ) -> fnv1.RunFunctionResponse:
         if isinstance(request, Undecodable):
             return fn.fatal(fnv1.RunFunctionRequest(meta=request.meta), request.error)
-        response: fnv1.RunFunctionResponse = await function.RunFunction(request, context)
-        return response
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(worker, function.run_once, request)
 
     return grpc.unary_unary_rpc_method_handler(
         run,

@@ -94,14 +94,20 @@ def wait_until_listening(port: int, process: subprocess.Popen[str], timeout: flo
 
 
 @contextlib.contextmanager
-def serving(*args: str, env: dict[str, str] | None = None) -> Iterator[Served]:
-    """Run `function-asya serve` on a free loopback port for the duration of a block."""
-    port = free_port()
+def serving(
+    *args: str, env: dict[str, str] | None = None, port: int | None = None, output: Any = None
+) -> Iterator[Served]:
+    """Run `function-asya serve` on a loopback port for the duration of a block.
+
+    The port is a free one unless given; logs are captured unless `output` (a
+    file) is given, which long runs need so that a full pipe never blocks the server.
+    """
+    port = port or free_port()
     address = f"127.0.0.1:{port}"
     process = subprocess.Popen(
         [FUNCTION_ASYA, "serve", "--address", address, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=output or subprocess.PIPE,
+        stderr=output or subprocess.PIPE,
         text=True,
         env={**os.environ, **(env or {})},
     )
