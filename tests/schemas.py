@@ -48,6 +48,10 @@ CRD_FILES = {
     ): "crossplane/crds/apiextensions.crossplane.io_environmentconfigs.yaml",
     ("pkg.crossplane.io/v1", "Function"): "crossplane/crds/pkg.crossplane.io_functions.yaml",
     (
+        "pkg.crossplane.io/v1beta1",
+        "DeploymentRuntimeConfig",
+    ): "crossplane/crds/pkg.crossplane.io_deploymentruntimeconfigs.yaml",
+    (
         "meta.pkg.crossplane.io/v1",
         "Function",
     ): "crossplane/meta/meta.pkg.crossplane.io_functions.yaml",

@@ -95,17 +95,22 @@ def wait_until_listening(port: int, process: subprocess.Popen[str], timeout: flo
 
 @contextlib.contextmanager
 def serving(
-    *args: str, env: dict[str, str] | None = None, port: int | None = None, output: Any = None
+    *args: str,
+    env: dict[str, str] | None = None,
+    port: int | None = None,
+    output: Any = None,
+    prefix: tuple[str, ...] = (),
 ) -> Iterator[Served]:
     """Run `function-asya serve` on a loopback port for the duration of a block.
 
     The port is a free one unless given; logs are captured unless `output` (a
     file) is given, which long runs need so that a full pipe never blocks the server.
+    `prefix` runs the server under another command (which must exec it).
     """
     port = port or free_port()
     address = f"127.0.0.1:{port}"
     process = subprocess.Popen(
-        [FUNCTION_ASYA, "serve", "--address", address, *args],
+        [*prefix, FUNCTION_ASYA, "serve", "--address", address, *args],
         stdout=output or subprocess.PIPE,
         stderr=output or subprocess.PIPE,
         text=True,

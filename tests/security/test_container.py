@@ -1,0 +1,85 @@
+"""The function serves as a non-root user on a read-only root filesystem, as in its image.
+
+The image runs as distroless's `nonroot` (65532); a Pod may add
+`readOnlyRootFilesystem: true`. Here the same conditions are made with a private
+mount namespace in which every filesystem but /proc, /sys and /dev is read-only.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import grpc
+import pytest
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+
+from tests import schemas, support
+
+NONROOT = 65532
+READ_ONLY_AS_NONROOT = f"""
+set -e
+for target in $(findmnt -rn -o TARGET); do
+  case "$target" in /proc*|/sys*|/dev*) ;; *) mount -o remount,bind,ro "$target" ;; esac
+done
+for probe in /tmp/.probe {support.ROOT}/.probe; do
+  if touch "$probe" 2>/dev/null; then echo "$probe is writable" >&2; exit 97; fi
+done
+exec setpriv --reuid {NONROOT} --regid {NONROOT} --clear-groups "$@"
+"""
+
+
+def isolation_available() -> bool:
+    if not (shutil.which("unshare") and shutil.which("setpriv") and shutil.which("findmnt")):
+        return False
+    probe = subprocess.run(["unshare", "--mount", "true"], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(
+    not isolation_available(),
+    reason="needs unshare --mount and setpriv (root in a Linux sandbox) to make a read-only root",
+)
+def test_serves_as_nonroot_on_a_read_only_root_filesystem() -> None:
+    prefix = (
+        "unshare",
+        "--mount",
+        "--propagation",
+        "private",
+        "sh",
+        "-c",
+        READ_ONLY_AS_NONROOT,
+        "sh",
+    )
+    env = {"HOME": "/nonexistent", "TMPDIR": "/nonexistent"}
+    with support.serving("--insecure", prefix=prefix, env=env) as served:
+        status = Path(f"/proc/{served.process.pid}/status").read_text()
+        [uid_line] = [line for line in status.splitlines() if line.startswith("Uid:")]
+        assert uid_line.split()[1:] == [str(NONROOT)] * 4
+        with grpc.insecure_channel(served.address) as channel:
+            stub = grpcv1.FunctionRunnerServiceStub(channel)
+            for _ in range(3):
+                rsp = stub.RunFunction(support.request(support.MINIMAL_XR), timeout=10)
+                assert [r for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL] == []
+                assert len(rsp.desired.resources) == 5
+        assert served.stop() == 0
+        _, err = served.process.communicate()
+    assert "Read-only file system" not in err
+    assert "Permission denied" not in err
+
+
+def test_the_install_example_asks_for_a_hardened_runtime() -> None:
+    schemas.require_shared()
+    runtime, function = schemas.load_all(support.ROOT / "examples" / "install" / "function.yaml")
+    assert schemas.errors(runtime) == []
+    assert schemas.errors(function) == []
+    pod = runtime["spec"]["deploymentTemplate"]["spec"]["template"]["spec"]
+    assert pod["securityContext"]["runAsUser"] == NONROOT
+    [container] = pod["containers"]
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    assert function["spec"]["runtimeConfigRef"]["name"] == runtime["metadata"]["name"]
+    # The image's user is the one the runtime config expects.
+    dockerfile = (support.ROOT / "Dockerfile").read_text()
+    assert "USER nonroot:nonroot" in dockerfile  # distroless's nonroot is 65532
