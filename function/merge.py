@@ -201,8 +201,9 @@ class _FlavorMerge:
             ident = identity_of(item, rule)
             if ident is None:
                 seen = {comparable(i) for i in base} if seen is None else seen
-                if comparable(item) not in seen:
-                    seen.add(comparable(item))
+                key = comparable(item)
+                if key not in seen:
+                    seen.add(key)
                     base.append(item)
                 continue
             item_path = (*path, f"[{ident}]")
