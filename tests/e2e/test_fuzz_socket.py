@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from function.observed import is_wrapped
 from tests import schemas, support
-from tests.unit.test_fuzz import KEYS, RESOURCE_NAMES, SPECS, TREES, check
+from tests.unit.test_fuzz import KEYS, RESOURCE_NAMES, SPECS, TREES, check, fuzzed_request
 
 
 @st.composite
@@ -87,18 +87,7 @@ def test_arbitrary_requests_over_the_socket(
     observed: dict[str, Any],
     metadata: dict[str, Any],
 ) -> None:
-    xr = support.MINIMAL_XR | {"spec": support.MINIMAL_XR["spec"] | spec}
-    xr["metadata"] = support.MINIMAL_XR["metadata"] | metadata
-    req = support.request(xr, meta=fnv1.RequestMeta(tag="socket-fuzz"))
-    names = spec.get("flavors")
-    if isinstance(names, list) and all(isinstance(n, str) for n in names):
-        for name in names:
-            req.required_resources[f"flavor-{name}"].items.add().resource.update(
-                {"metadata": {"name": name}, "data": flavor}
-            )
-    for name, body in observed.items():
-        req.observed.resources[name].resource.update(body)
-
+    req = fuzzed_request(spec, flavor, observed, tag="socket-fuzz", metadata=metadata)
     rsp = stub.RunFunction(req, timeout=60)  # raises on any gRPC error
 
     check(req, rsp)

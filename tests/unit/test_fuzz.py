@@ -59,6 +59,28 @@ def call(req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
     return asyncio.run(fn.FunctionRunner().RunFunction(req))
 
 
+def fuzzed_request(
+    spec: dict[str, Any],
+    flavor: dict[str, Any],
+    observed: dict[str, Any],
+    tag: str,
+    metadata: dict[str, Any] | None = None,
+) -> fnv1.RunFunctionRequest:
+    """An XR with a fuzzed spec, every flavor it names holding `flavor`, and observed state."""
+    xr = support.MINIMAL_XR | {"spec": support.MINIMAL_XR["spec"] | spec}
+    xr["metadata"] = support.MINIMAL_XR["metadata"] | (metadata or {})
+    req = support.request(xr, meta=fnv1.RequestMeta(tag=tag))
+    names = spec.get("flavors")
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        for name in names:
+            req.required_resources[f"flavor-{name}"].items.add().resource.update(
+                {"metadata": {"name": name}, "data": flavor}
+            )
+    for name, body in observed.items():
+        req.observed.resources[name].resource.update(body)
+    return req
+
+
 def check(req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
     assert rsp.meta.tag == req.meta.tag
     fatal = [r for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
@@ -81,17 +103,8 @@ def check(req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
 def test_arbitrary_specs_flavors_and_observed_state(
     spec: dict[str, Any], flavor: dict[str, Any], observed: dict[str, Any]
 ) -> None:
-    xr = support.MINIMAL_XR | {"spec": support.MINIMAL_XR["spec"] | spec}
-    req = support.request(xr, meta=fnv1.RequestMeta(tag="fuzz"))
+    req = fuzzed_request(spec, flavor, observed, tag="fuzz")
     req.desired.resources["from-earlier-step"].resource.update({"kind": "Kept"})
-    names = spec.get("flavors")
-    if isinstance(names, list) and all(isinstance(n, str) for n in names):
-        for name in names:
-            req.required_resources[f"flavor-{name}"].items.add().resource.update(
-                {"metadata": {"name": name}, "data": flavor}
-            )
-    for name, body in observed.items():
-        req.observed.resources[name].resource.update(body)
     check(req, call(req))
 
 
