@@ -51,6 +51,11 @@ def request(xr: dict[str, Any], **kwargs: Any) -> fnv1.RunFunctionRequest:
     return req
 
 
+def fatal_messages(rsp: fnv1.RunFunctionResponse) -> list[str]:
+    """The messages of a response's Fatal results (empty when it composed)."""
+    return [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
+
+
 MINIMAL_XR = {
     "apiVersion": "asya.sh/v1alpha1",
     "kind": "XAsyncActor",

@@ -47,7 +47,7 @@ def flavored(xr: dict[str, Any], field: str, **meta: Any) -> fnv1.RunFunctionReq
 
 
 def resolved(rsp: Any) -> dict[str, Any]:
-    assert [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL] == []
+    assert support.fatal_messages(rsp) == []
     spec: dict[str, Any] = json_format.MessageToDict(rsp.desired.composite.resource)["spec"]
     return spec
 

@@ -36,7 +36,7 @@ def stub() -> Iterator[grpcv1.FunctionRunnerServiceStub]:
 
 
 def fatal(rsp: fnv1.RunFunctionResponse) -> list[str]:
-    return [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
+    return support.fatal_messages(rsp)
 
 
 def conditions(rsp: fnv1.RunFunctionResponse) -> dict[str, fnv1.Condition]:

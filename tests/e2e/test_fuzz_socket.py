@@ -91,10 +91,7 @@ def test_arbitrary_requests_over_the_socket(
     rsp = stub.RunFunction(req, timeout=60)  # raises on any gRPC error
 
     check(req, rsp)
-    if (
-        not [r for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
-        and schemas.SCHEMAS.is_dir()
-    ):
+    if not support.fatal_messages(rsp) and schemas.SCHEMAS.is_dir():
         # Whatever got through validation renders objects the cluster accepts.
         for obj in composed_objects(rsp):
             assert function_errors(obj) == [], obj

@@ -57,7 +57,7 @@ class Reconcile:
 
     @property
     def fatal(self) -> list[str]:
-        return [r.message for r in self.response.results if r.severity == fnv1.SEVERITY_FATAL]
+        return support.fatal_messages(self.response)
 
     @property
     def desired(self) -> set[str]:

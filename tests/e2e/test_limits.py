@@ -43,7 +43,7 @@ def with_flavors(xr: dict[str, Any], **flavors: dict[str, Any]) -> fnv1.RunFunct
 
 
 def fatal(rsp: fnv1.RunFunctionResponse) -> list[str]:
-    return [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
+    return support.fatal_messages(rsp)
 
 
 def still_serving(stub: grpcv1.FunctionRunnerServiceStub) -> None:

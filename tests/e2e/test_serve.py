@@ -27,7 +27,7 @@ def test_v1_call_over_a_real_socket_echoes_the_tag() -> None:
             _v1_request("tag-v1"), timeout=10
         )
     assert rsp.meta.tag == "tag-v1"
-    assert not [r for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
+    assert not support.fatal_messages(rsp)
 
 
 def test_v1beta1_call_is_served_for_older_crossplane() -> None:

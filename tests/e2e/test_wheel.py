@@ -70,4 +70,4 @@ def test_the_wheel_installs_in_a_fresh_venv_and_answers_a_call(tmp_path: Path) -
     finally:
         assert served.stop() == 0
     assert rsp.meta.tag == "wheel"
-    assert not [r for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
+    assert not support.fatal_messages(rsp)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import grpc
 import pytest
-from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 from tests import schemas, support
@@ -62,7 +61,7 @@ def test_serves_as_nonroot_on_a_read_only_root_filesystem() -> None:
             stub = grpcv1.FunctionRunnerServiceStub(channel)
             for _ in range(3):
                 rsp = stub.RunFunction(support.request(support.MINIMAL_XR), timeout=10)
-                assert [r for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL] == []
+                assert support.fatal_messages(rsp) == []
                 assert "deployment" in rsp.desired.resources
         assert served.stop() == 0
         _, err = served.process.communicate()

@@ -16,10 +16,6 @@ def run(req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
     return asyncio.run(fn.FunctionRunner().RunFunction(req))
 
 
-def fatal_messages(rsp: fnv1.RunFunctionResponse) -> list[str]:
-    return [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
-
-
 def with_input(step_input: dict[str, Any]) -> fnv1.RunFunctionRequest:
     return support.request(
         support.MINIMAL_XR, input=support.struct(step_input), meta=fnv1.RequestMeta(tag="t")
@@ -28,7 +24,7 @@ def with_input(step_input: dict[str, Any]) -> fnv1.RunFunctionRequest:
 
 def test_an_empty_input_uses_every_default() -> None:
     rsp = run(with_input({}))
-    assert fatal_messages(rsp) == []
+    assert support.fatal_messages(rsp) == []
     assert rsp.meta.ttl.seconds == 60
     assert rsp.meta.tag == "t"
 
@@ -56,14 +52,14 @@ def test_an_invalid_input_is_a_fatal_result_naming_the_field(
     step_input: dict[str, Any], expected: str
 ) -> None:
     rsp = run(with_input(step_input))
-    [message] = fatal_messages(rsp)
+    [message] = support.fatal_messages(rsp)
     assert message.startswith("invalid function input: ")
     assert expected in message
 
 
 def test_a_request_without_an_observed_composite_is_a_fatal_result() -> None:
     rsp = run(fnv1.RunFunctionRequest(meta=fnv1.RequestMeta(tag="x")))
-    assert fatal_messages(rsp) == [
+    assert support.fatal_messages(rsp) == [
         "cannot read the observed composite resource: the request has none"
     ]
     assert rsp.meta.tag == "x"
@@ -77,7 +73,7 @@ def test_an_unexpected_exception_becomes_a_fatal_result(monkeypatch: pytest.Monk
     req = with_input({})
     req.desired.resources["from-earlier-step"].resource.update({"kind": "Thing"})
     rsp = run(req)
-    assert fatal_messages(rsp) == [fn.INTERNAL_ERROR]
+    assert support.fatal_messages(rsp) == [fn.INTERNAL_ERROR]
     # What earlier steps desired passes through untouched.
     assert list(rsp.desired.resources) == ["from-earlier-step"]
 
@@ -101,7 +97,7 @@ def test_a_render_error_returns_no_partial_desired_state() -> None:
     req = support.request(xr, input=support.struct({}))
     req.desired.resources["from-earlier-step"].resource.update({"kind": "Kept"})
     rsp = run(req)
-    [message] = fatal_messages(rsp)
+    [message] = support.fatal_messages(rsp)
     assert "SQS allows 80" in message
     assert list(rsp.desired.resources) == ["from-earlier-step"]
     assert "spec" not in structs.plain(rsp.desired.composite.resource)
