@@ -10,7 +10,7 @@ COMPOSITION ?= examples/composition.yaml
 FUNCTIONS ?= examples/functions.yaml
 RENDER_FLAGS ?= --required-resources examples/flavors --observed-resources examples/image-enhancer/observed/ready.yaml
 
-.PHONY: render test lint typecheck pytest serve package clean bench soak
+.PHONY: render test test-fast lint typecheck pytest serve package clean bench soak
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,12 +34,17 @@ test: $(DEV_STAMP) lint typecheck pytest
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check function tests bench soak
 	$(BIN)/ruff format --check function tests bench soak
+	$(BIN)/lint-imports
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
 pytest: $(DEV_STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+## The inner loop: lint, types and every test not marked slow (no subprocesses or sockets).
+test-fast: $(DEV_STAMP) lint typecheck
+	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 
 ## Serve the function for `crossplane render` with examples/functions.yaml.
 serve: $(STAMP)
