@@ -5,22 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-import grpc
 from crossplane.function import response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
-from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 from function import server
 
 
-class NoopRunner(grpcv1.FunctionRunnerServiceServicer):
+class NoopRunner:
     """Copies tag, desired state and context into the response, as every function starts."""
-
-    async def RunFunction(  # noqa: N802  # gRPC requires this name.
-        self, req: fnv1.RunFunctionRequest, _context: grpc.aio.ServicerContext | None = None
-    ) -> fnv1.RunFunctionResponse:
-        """Return the desired state unchanged."""
-        return self.run_once(req)
 
     def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
         """Return the desired state unchanged (called by the server off its event loop)."""

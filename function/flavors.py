@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from function import limits, merge
+from function import limits, merge, paths
 from function.errors import FlavorError, InputError
 from function.models import spec as spec_model
 from function.models.xr import CROSSPLANE_MACHINERY, Composite
@@ -31,10 +31,9 @@ class Flavor:
 
 @dataclass(frozen=True)
 class Resolution:
-    """The resolved spec, as a validated model and as plain data, plus warnings."""
+    """The resolved spec (validated and typed), the flavors applied, and warnings."""
 
     spec: spec_model.Spec
-    data: dict[str, Any]
     applied: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
 
@@ -113,9 +112,7 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
         raise _invalid(exc, data, sources) from None
     # After validation, so env and secretRefs have their shapes.
     _check_env(data, sources)
-    return Resolution(
-        spec=model, data=data, applied=tuple(f.name for f in fetched), warnings=tuple(warnings)
-    )
+    return Resolution(spec=model, applied=tuple(f.name for f in fetched), warnings=tuple(warnings))
 
 
 def _check_nesting(actor: dict[str, Any], layers: Sequence[tuple[str, dict[str, Any]]]) -> None:
@@ -123,64 +120,13 @@ def _check_nesting(actor: dict[str, Any], layers: Sequence[tuple[str, dict[str, 
     too_deep = f"nests more than {limits.MAX_NESTING} levels deep"
     path = limits.too_deep(actor)
     if path is not None:
-        raise InputError(f"invalid actor spec: {merge.dotted(path)}: {too_deep}")
+        raise InputError(f"invalid actor spec: {paths.dotted(path)}: {too_deep}")
     for name, layer in layers:
         path = limits.too_deep(layer)
         if path is not None:
             raise FlavorError(
-                f'invalid flavor data: {merge.dotted(path)}: {too_deep} (from flavor "{name}")'
+                f'invalid flavor data: {paths.dotted(path)}: {too_deep} (from flavor "{name}")'
             )
-
-
-def _item_in(source: Any, loc: Sequence[Any], resolved: Any) -> bool:
-    """Tell whether the value at loc in resolved data came from this source layer."""
-    here_source, here_resolved = source, resolved
-    path: list[str] = []
-    for step in loc:
-        if isinstance(step, int):
-            if not isinstance(here_resolved, list) or not isinstance(here_source, list):
-                return False
-            if step >= len(here_resolved):
-                return False
-            item = here_resolved[step]
-            rule = merge.list_rule(path)
-            ident = merge.identity_of(item, rule)
-            matches = [
-                candidate
-                for candidate in here_source
-                if (ident is not None and merge.identity_of(candidate, rule) == ident)
-                or candidate == item
-            ]
-            if not matches:
-                return False
-            here_source, here_resolved = matches[0], item
-            path.append("*")
-            continue
-        if not isinstance(here_source, dict) or step not in here_source:
-            return False
-        if not isinstance(here_resolved, dict):
-            return False
-        here_source, here_resolved = here_source[step], here_resolved.get(step)
-        path.append(str(step))
-    return True
-
-
-def _display(loc: Sequence[Any], resolved: Any) -> str:
-    keys: list[str] = []
-    here = resolved
-    rule_path: list[str] = []
-    for step in loc:
-        if isinstance(step, int) and isinstance(here, list) and step < len(here):
-            item = here[step]
-            ident = merge.identity_of(item, merge.list_rule(rule_path))
-            keys.append(f"[{ident if ident is not None else step}]")
-            here = item
-            rule_path.append("*")
-        else:
-            keys.append(str(step))
-            here = here.get(step) if isinstance(here, dict) else None
-            rule_path.append(str(step))
-    return merge.dotted(keys) or "<spec>"
 
 
 def _invalid(
@@ -191,8 +137,9 @@ def _invalid(
     for error in exc.errors(include_url=False)[:5]:
         loc = list(error["loc"])
         message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
-        origin = _source_of(loc, data, sources)
-        where = _display(loc, data)
+        path = paths.located(data, loc)
+        origin = _source_of(path, sources)
+        where = paths.dotted(path) or "<spec>"
         if origin is None or origin == ACTOR:
             problems.append(f"{where}: {message}" + (f" (from {ACTOR})" if origin else ""))
         else:
@@ -204,11 +151,9 @@ def _invalid(
     return InputError(f"invalid actor spec: {text}")
 
 
-def _source_of(
-    loc: Sequence[Any], data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]
-) -> str | None:
-    """Name the first layer (the actor, then flavors in order) that set the value at loc."""
-    return next((name for name, layer in sources if _item_in(layer, loc, data)), None)
+def _source_of(path: paths.Path, sources: Sequence[tuple[str, dict[str, Any]]]) -> str | None:
+    """Name the first layer (the actor, then flavors in order) that set the value at path."""
+    return next((name for name, layer in sources if paths.contains(layer, path)), None)
 
 
 def _env_locations(data: dict[str, Any]) -> list[tuple[str, tuple[Any, ...]]]:
@@ -228,7 +173,7 @@ def _check_env(data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]
 
     def where(loc: tuple[Any, ...]) -> str:
         # Only on the error path: finding a source scans the layers.
-        origin = f"from {_source_of(loc, data, sources) or 'defaults'}"
+        origin = f"from {_source_of(paths.located(data, loc), sources) or 'defaults'}"
         if loc[0] == "env":
             return f"env ({origin})"
         return f"secretRefs[{data['secretRefs'][loc[1]]['secretName']}] ({origin})"

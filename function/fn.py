@@ -1,18 +1,19 @@
-"""The gRPC boundary: runs the stages and turns every failure into a Fatal result."""
+"""The boundary: runs the stages, writes the response, and turns every failure into a Fatal result."""
 
 from __future__ import annotations
 
 import traceback
+from dataclasses import dataclass
 from typing import Any
 
-import grpc
 from crossplane.function import logging, response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
-from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 from function import errors, flavors, merge, parse, render, requirements, status, structs
-from function.models import xr as xr_model
+from function.models.input import Input
 from function.models.plan import Plan
+from function.models.spec import as_data
+from function.models.xr import Composite
 
 INTERNAL_ERROR = (
     "cannot compose resources: internal error in function-asya (see the function's logs)"
@@ -21,25 +22,47 @@ RESOLVED_SPEC_CONTEXT_KEY = "asya.sh/resolved-spec"
 FLAVORS_CONDITION = "FlavorsResolved"
 
 
-class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
-    """Resolves an AsyncActor's flavors, renders its resources, and reports its phase."""
+@dataclass(frozen=True)
+class Pending:
+    """Crossplane has not fetched the flavors yet: ask for them and compose nothing."""
+
+    settings: Input
+
+
+@dataclass(frozen=True)
+class Composed:
+    """Every stage succeeded: what to write into the response."""
+
+    settings: Input
+    resolution: flavors.Resolution
+    rendered: dict[str, dict[str, Any]]
+    report: status.Report
+
+
+class FunctionRunner:
+    """Resolves an AsyncActor's flavors, renders its resources, and reports its phase.
+
+    It keeps no state between calls beyond its caches, which are keyed on content
+    (so they never change an answer) and safe to share between threads.
+    """
 
     def __init__(self) -> None:
-        """Create a runner; it keeps no state between calls."""
+        """Create a runner with empty caches."""
         self.log = logging.get_logger()
-
-    async def RunFunction(  # noqa: N802  # gRPC requires this name.
-        self, req: fnv1.RunFunctionRequest, _context: grpc.aio.ServicerContext | None = None
-    ) -> fnv1.RunFunctionResponse:
-        """Run the function once; never raises, never returns a gRPC error."""
-        return self.run_once(req)
+        self.caches = parse.Caches()
 
     def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
-        """Run the function once, synchronously (the server runs it off its event loop)."""
+        """Run the function once; never raises, never returns a gRPC error."""
+        # Known as soon as the XR is read, so every error path keeps asking for
+        # the flavors (a response without them would make Crossplane drop them).
+        wanted: list[requirements.Requirement] = []
         try:
-            return run(req, self.log)
+            xr = parse.composite(req)
+            wanted = requirements.for_flavors(xr.flavors)
+            outcome = pipeline(req, xr, wanted, self.caches)
+            rsp = respond(req, wanted, outcome)
         except errors.FunctionError as exc:
-            return fatal(req, exc)
+            return fatal(req, exc, wanted)
         except Exception as exc:  # noqa: BLE001  # The boundary: nothing may escape.
             # Not log.exception: its tracebacks carry the message and every frame's
             # locals, which hold the user's env values and secret names.
@@ -48,7 +71,12 @@ class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
                 error=type(exc).__qualname__,
                 at=where(exc),
             )
-            return fatal(req, None)
+            return fatal(req, None, wanted)
+        if isinstance(outcome, Composed) and outcome.resolution.applied:
+            self.log.info(
+                "Flavors applied", actor=xr.name, flavors=list(outcome.resolution.applied)
+            )
+        return rsp
 
 
 def where(exc: BaseException) -> list[str]:
@@ -59,21 +87,21 @@ def where(exc: BaseException) -> list[str]:
     ]
 
 
-def run(req: fnv1.RunFunctionRequest, log: Any) -> fnv1.RunFunctionResponse:
-    """Run the stages: request → parse → flavors → render → status → response.
+def pipeline(
+    req: fnv1.RunFunctionRequest,
+    xr: Composite,
+    wanted: list[requirements.Requirement],
+    caches: parse.Caches,
+) -> Pending | Composed:
+    """Run the stages after the XR is read: Input → flavors → resolve → render → status.
 
     Raises:
         FunctionError: for any input the composition cannot proceed with.
     """
-    settings = parse.settings(req)
-    xr = xr_model.parse(parse.observed_composite(req))
-    wanted = requirements.for_flavors(xr.flavors)
-    fetched = parse.required(req, [r.key for r in wanted])
+    settings = parse.settings(req, caches)
+    fetched = parse.required(req, [r.key for r in wanted], caches)
     if fetched is None:
-        # Not fetched yet: ask, and add nothing until Crossplane calls again.
-        rsp = response.to(req, ttl=settings.ttl_delta())
-        _require(rsp, wanted)
-        return rsp
+        return Pending(settings)
     missing = [r.flavor for r in wanted if not fetched[r.key]]
     if missing:
         raise errors.WaitingForFlavorsError(
@@ -82,24 +110,35 @@ def run(req: fnv1.RunFunctionRequest, log: Any) -> fnv1.RunFunctionResponse:
     layers = [flavors.from_environment_config(r.flavor, fetched[r.key][0]) for r in wanted]
     resolution = flavors.resolve(xr, layers)
     plan = Plan(
-        xr=xr,
-        spec=resolution.spec,
-        data=resolution.data,
-        settings=settings,
-        observed=parse.observed_resources(req),
+        xr=xr, spec=resolution.spec, settings=settings, observed=parse.observed_resources(req)
     )
     rendered = render.render_all(plan)
-    report = status.derive(plan, rendered)
+    return Composed(settings, resolution, rendered, status.derive(plan, rendered))
 
-    # The response is built only once every stage has succeeded, so an error
-    # can never leave a half-written desired state behind.
-    rsp = response.to(req, ttl=settings.ttl_delta())
+
+def respond(
+    req: fnv1.RunFunctionRequest,
+    wanted: list[requirements.Requirement],
+    outcome: Pending | Composed,
+) -> fnv1.RunFunctionResponse:
+    """Write the response for what the stages produced.
+
+    Called only once every stage has succeeded, so an error can never leave a
+    half-written desired state behind.
+    """
+    rsp = response.to(req, ttl=outcome.settings.ttl_delta())
     _require(rsp, wanted)
+    if isinstance(outcome, Pending):
+        return rsp
+    resolution, report = outcome.resolution, outcome.report
     composite = rsp.desired.composite.resource
     earlier = structs.value_of(composite.fields["status"]) if "status" in composite.fields else {}
     merged_status = merge.overlay(earlier if isinstance(earlier, dict) else {}, report.status)
-    structs.fill(composite, {"spec": resolution.data, "status": merged_status})
-    for name, body in rendered.items():
+    # The resolved spec goes to the desired XR and the context so that functions
+    # later in the pipeline read what this one rendered (SPEC §5.5). Crossplane
+    # never persists a desired XR spec: this is a hand-off, not a write.
+    structs.fill(composite, {"spec": as_data(resolution.spec), "status": merged_status})
+    for name, body in outcome.rendered.items():
         structs.fill(rsp.desired.resources[name].resource, body)
         rsp.desired.resources[name].ready = (
             fnv1.READY_TRUE if report.ready[name] else fnv1.READY_FALSE
@@ -124,8 +163,6 @@ def run(req: fnv1.RunFunctionRequest, log: Any) -> fnv1.RunFunctionResponse:
         "Resolved",
         f"Applied {len(resolution.applied)} flavors" + (f": {applied}" if applied else ""),
     )
-    if resolution.applied:
-        log.info("Flavors applied", actor=xr.name, flavors=list(resolution.applied))
     return rsp
 
 
@@ -154,12 +191,15 @@ def _condition(rsp: fnv1.RunFunctionResponse, ok: bool, reason: str, message: st
 
 
 def fatal(
-    req: fnv1.RunFunctionRequest, exc: errors.FunctionError | None
+    req: fnv1.RunFunctionRequest,
+    exc: errors.FunctionError | None,
+    wanted: list[requirements.Requirement] | None = None,
 ) -> fnv1.RunFunctionResponse:
     """Return a response carrying a Fatal result and only what earlier steps desired.
 
     Crossplane applies nothing and deletes nothing after a Fatal result, so the
-    user's existing resources stay exactly as they are.
+    user's existing resources stay exactly as they are. Reads nothing it could
+    fail on: this is every error path's last step.
     """
     rsp = fnv1.RunFunctionResponse(meta=fnv1.ResponseMeta(tag=req.meta.tag))
     rsp.desired.CopyFrom(req.desired)
@@ -175,14 +215,5 @@ def fatal(
     )
     if isinstance(exc, errors.FlavorError):
         _condition(rsp, False, exc.reason, message)
-    with_requirements(req, rsp)
+    _require(rsp, wanted or [])
     return rsp
-
-
-def with_requirements(req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
-    """Keep declaring the flavors' requirements on error paths, when they can be known."""
-    try:
-        xr = xr_model.parse(parse.observed_composite(req))
-    except errors.FunctionError:
-        return
-    _require(rsp, requirements.for_flavors(xr.flavors))

@@ -14,21 +14,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from function.paths import Item, Path
+
 MAX_NESTING = 20
 
 
-def too_deep(data: Any, limit: int = MAX_NESTING) -> list[str] | None:
+def too_deep(data: Any, limit: int = MAX_NESTING) -> Path | None:
     """Return the path to the first map or list nested more than `limit` levels, or None."""
     found = _search(data, limit)
-    return None if found is None else found[::-1]
+    return None if found is None else tuple(found[::-1])
 
 
-def _search(value: Any, left: int) -> list[str] | None:
+def _search(value: Any, left: int) -> list[str | Item] | None:
     # The path is built on the way back, and only for the one value found.
     if isinstance(value, dict):
         items: Any = value.items()
     elif isinstance(value, list):
-        items = ((f"[{index}]", item) for index, item in enumerate(value))
+        items = ((Item(None, index), item) for index, item in enumerate(value))
     else:
         return None
     if left < 0:
@@ -36,6 +38,6 @@ def _search(value: Any, left: int) -> list[str] | None:
     for key, item in items:
         found = _search(item, left - 1)
         if found is not None:
-            found.append(str(key))
+            found.append(key if isinstance(key, Item) else str(key))
             return found
     return None

@@ -8,47 +8,14 @@ wins leaf by leaf and never conflicts. Inputs are never mutated or aliased.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from deepmerge import Merger
 from deepmerge.strategy.core import STRATEGY_END
 
 from function.errors import MergeConflictError
-
-# A path pattern matches a merge path; "*" stands for one item of a list or one map key.
-Pattern = tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ListRule:
-    """How a list merges: by an identity key, or appended without duplicates."""
-
-    identity: str | None
-    # When two flavors define an item with the same identity, its fields merge
-    # (instead of conflicting) if it holds lists with identities of their own.
-    merge_items: bool = False
-    # The actor's items go before the flavors' items (rules are matched in order).
-    actor_first: bool = False
-
-
-# THE TABLE. Every list the AsyncActor spec has, and how it merges.
-LIST_RULES: dict[Pattern, ListRule] = {
-    ("env",): ListRule(identity="name"),
-    ("volumes",): ListRule(identity="name"),
-    ("volumeMounts",): ListRule(identity="mountPath"),
-    ("stateProxy",): ListRule(identity="name"),
-    ("stateProxy", "*", "connector", "env"): ListRule(identity="name"),
-    ("secretRefs",): ListRule(identity="secretName", merge_items=True),
-    ("secretRefs", "*", "keys"): ListRule(identity="envVar"),
-    ("initContainers",): ListRule(identity="name"),
-    ("sidecars",): ListRule(identity="name"),
-    ("sidecar", "env"): ListRule(identity="name"),
-    ("tolerations",): ListRule(identity=None),
-    ("resiliency", "rules"): ListRule(identity=None, actor_first=True),
-    ("scaling", "additionalTriggers"): ListRule(identity=None),
-}
-APPEND = ListRule(identity=None)
+from function.paths import Item, contains, dotted, shape
+from function.rules import ListRule, comparable, identity_of, list_rule, same
 
 
 def clone(value: Any) -> Any:
@@ -59,20 +26,6 @@ def clone(value: Any) -> Any:
     if kind is list:
         return [clone(item) for item in value]
     return value
-
-
-def _matches(pattern: Pattern, path: Sequence[str]) -> bool:
-    return len(pattern) == len(path) and all(
-        p in ("*", k) for p, k in zip(pattern, path, strict=True)
-    )
-
-
-def list_rule(path: Sequence[str]) -> ListRule:
-    """Return the rule for the list at a path (plain keys, list items as "*")."""
-    for pattern, rule in LIST_RULES.items():
-        if _matches(pattern, path):
-            return rule
-    return APPEND
 
 
 def type_name(value: Any) -> str:
@@ -90,27 +43,6 @@ def type_name(value: Any) -> str:
     return "null"
 
 
-def identity_of(item: Any, rule: ListRule) -> str | None:
-    """Return an item's identity under a rule, or None when it has none."""
-    if rule.identity is None or not isinstance(item, dict):
-        return None
-    value = item.get(rule.identity)
-    return None if value is None else str(value)
-
-
-def comparable(value: Any) -> Any:
-    """A hashable stand-in for a JSON value, equal exactly when the values are equal.
-
-    Identity-less lists drop exact duplicates; a set of these keeps that linear
-    in the list's length where `item not in items` would be quadratic.
-    """
-    if isinstance(value, dict):
-        return frozenset((key, comparable(item)) for key, item in value.items())
-    if isinstance(value, list):
-        return tuple(comparable(item) for item in value)
-    return value
-
-
 def _positions(items: list[Any], rule: ListRule) -> dict[str, int]:
     """Index the items of a list by their identity under a rule."""
     return {
@@ -120,42 +52,13 @@ def _positions(items: list[Any], rule: ListRule) -> dict[str, int]:
     }
 
 
-def _shape(path: Sequence[str]) -> tuple[str, ...]:
-    """Turn a display path (with `[id]` items) into a rule path (with `*` items)."""
-    out: list[str] = []
-    for key in path:
-        if key.startswith("["):
-            out.append("*")
-        else:
-            out.append(key)
-    return tuple(out)
-
-
-def _contains(data: Any, path: Sequence[str]) -> bool:
-    """Tell whether data sets something at a merge path (list items named by identity)."""
-    here = data
-    for depth, key in enumerate(path):
-        if key.startswith("["):
-            if not isinstance(here, list):
-                return False
-            rule = list_rule(_shape(path[:depth]))
-            wanted = key[1:-1]
-            here = next((item for item in here if identity_of(item, rule) == wanted), None)
-            if here is None:
-                return False
-        elif isinstance(here, dict) and key in here:
-            here = here[key]
-        else:
-            return False
-    return True
-
-
-def dotted(path: Sequence[str]) -> str:
-    """Render a path as `scaling.minReplicaCount` or `env[MODEL_PATH]`."""
-    text = ""
-    for key in path:
-        text += key if key.startswith("[") or not text else f".{key}"
-    return text
+def _append_new(out: list[Any], items: Sequence[Any], seen: set[Any]) -> None:
+    """Append the items not seen yet (exact duplicates dropped), remembering them."""
+    for item in items:
+        key = comparable(item)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
 
 
 class _FlavorMerge:
@@ -170,21 +73,21 @@ class _FlavorMerge:
             type_conflict_strategies=[self._types],
         )
 
-    def _owner(self, path: tuple[str, ...]) -> str:
+    def _owner(self, path: tuple[str | Item, ...]) -> str:
         """The first earlier flavor that sets something at path."""
         for name, data in self.merged_so_far:
-            if _contains(data, path):
+            if contains(data, path):
                 return name
         return self.current
 
-    def _conflict(self, path: tuple[str, ...]) -> MergeConflictError:
+    def _conflict(self, path: tuple[str | Item, ...]) -> MergeConflictError:
         return MergeConflictError(
             f'flavor merge conflict: flavors "{self._owner(path)}" and "{self.current}" '
             f"conflict on {dotted(path)}"
         )
 
     def _dicts(
-        self, _config: Merger, path: list[str], base: dict[str, Any], nxt: dict[str, Any]
+        self, _config: Merger, path: list[str | Item], base: dict[str, Any], nxt: dict[str, Any]
     ) -> Any:
         for key, value in nxt.items():
             if key in base:
@@ -193,24 +96,23 @@ class _FlavorMerge:
                 base[key] = value
         return base
 
-    def _lists(self, _config: Merger, path: list[str], base: list[Any], nxt: list[Any]) -> Any:
-        rule = list_rule(_shape(path))
+    def _lists(
+        self, _config: Merger, path: list[str | Item], base: list[Any], nxt: list[Any]
+    ) -> Any:
+        rule = list_rule(shape(path))
         positions = _positions(base, rule)
         seen: set[Any] | None = None
         for item in nxt:
             ident = identity_of(item, rule)
             if ident is None:
                 seen = {comparable(i) for i in base} if seen is None else seen
-                key = comparable(item)
-                if key not in seen:
-                    seen.add(key)
-                    base.append(item)
+                _append_new(base, (item,), seen)
                 continue
-            item_path = (*path, f"[{ident}]")
+            item_path = (*path, Item(ident))
             if ident not in positions:
                 positions[ident] = len(base)
                 base.append(item)
-            elif base[positions[ident]] == item:
+            elif same(base[positions[ident]], item):
                 continue
             elif rule.merge_items:
                 # The identity key is equal by construction; only the rest may clash.
@@ -222,14 +124,14 @@ class _FlavorMerge:
                 raise self._conflict(item_path)
         return base
 
-    def _scalars(self, _config: Merger, path: list[str], base: Any, nxt: Any) -> Any:
+    def _scalars(self, _config: Merger, path: list[str | Item], base: Any, nxt: Any) -> Any:
         if isinstance(base, dict | list) or isinstance(nxt, dict | list):
             return STRATEGY_END
         # The same scalar set twice is a conflict even with equal values: one
         # flavor must own each leaf, so changing either flavor stays predictable.
         raise self._conflict(tuple(path))
 
-    def _types(self, _config: Merger, path: list[str], base: Any, nxt: Any) -> Any:
+    def _types(self, _config: Merger, path: list[str | Item], base: Any, nxt: Any) -> Any:
         if not isinstance(base, dict | list) and not isinstance(nxt, dict | list):
             raise self._conflict(tuple(path))
         raise MergeConflictError(
@@ -307,11 +209,8 @@ def _overlay_list(path: tuple[str, ...], base: list[Any], top: list[Any]) -> lis
         first, second = (top, base) if rule.actor_first else (base, top)
         joined: list[Any] = []
         seen: set[Any] = set()
-        for item in (*first, *second):
-            key = comparable(item)
-            if key not in seen:
-                seen.add(key)
-                joined.append(item)
+        _append_new(joined, first, seen)
+        _append_new(joined, second, seen)
         return joined
     out = list(base)
     positions = _positions(out, rule)

@@ -2,35 +2,62 @@
 
 from __future__ import annotations
 
-import collections
-import functools
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
+from function.cache import ContentCache
 from function.errors import InputError
 from function.models import input as fn_input
+from function.models import xr as xr_model
+from function.models.xr import Composite
 from function.structs import View, plain, value_of
 
 # The XR metadata the function reads; anything else there is never converted.
 COMPOSITE_METADATA = ("name", "namespace", "labels")
 
 
-def settings(req: fnv1.RunFunctionRequest) -> fn_input.Input:
-    """Return the validated Input; the same Input bytes are parsed once per process.
+INPUT_CACHE_SIZE = 64
+FLAVOR_CACHE_SIZE = 1024
+
+
+@dataclass(frozen=True)
+class Caches:
+    """What is converted once and reused: Inputs and flavors, each keyed on its own bytes.
+
+    Owned by the runner (one per served function); thread-safe.
+    """
+
+    # Few Inputs exist (one per Composition step), each a frozen model.
+    inputs: ContentCache[fn_input.Input] = field(
+        default_factory=lambda: ContentCache(INPUT_CACHE_SIZE)
+    )
+    # Flavors are shared by many actors and change rarely.
+    flavors: ContentCache[dict[str, Any]] = field(
+        default_factory=lambda: ContentCache(FLAVOR_CACHE_SIZE)
+    )
+
+
+def settings(req: fnv1.RunFunctionRequest, caches: Caches) -> fn_input.Input:
+    """Return the validated Input; the same Input bytes are parsed once.
 
     Raises:
         InputError: naming every unknown or invalid key.
     """
-    return _settings(req.input.SerializeToString(deterministic=True))
+    raw = req.input.SerializeToString(deterministic=True)
+    return caches.inputs.get(raw, lambda: fn_input.parse(plain(struct_pb2.Struct.FromString(raw))))
 
 
-@functools.lru_cache(maxsize=64)
-def _settings(raw: bytes) -> fn_input.Input:
-    # Frozen model, so sharing it between calls is safe. Errors are not cached.
-    return fn_input.parse(plain(struct_pb2.Struct.FromString(raw)))
+def composite(req: fnv1.RunFunctionRequest) -> Composite:
+    """Return the observed composite resource as the function reads it.
+
+    Raises:
+        InputError: when the request has none, or it is not an AsyncActor the function can read.
+    """
+    return xr_model.parse(observed_composite(req))
 
 
 def observed_composite(req: fnv1.RunFunctionRequest) -> dict[str, Any]:
@@ -54,12 +81,13 @@ def observed_composite(req: fnv1.RunFunctionRequest) -> dict[str, Any]:
 
 
 def required(
-    req: fnv1.RunFunctionRequest, keys: list[str]
+    req: fnv1.RunFunctionRequest, keys: list[str], caches: Caches
 ) -> dict[str, list[dict[str, Any]]] | None:
     """Return what Crossplane fetched for each requirement key.
 
     Crossplane 2.x answers in `required_resources`, 1.18-1.20 in `extra_resources`.
     A key that is absent means "not fetched yet"; present with no items, "missing".
+    Each object is converted once per content (callers must not mutate it).
 
     Returns:
         key → fetched objects, or None while any key has not been fetched yet.
@@ -72,40 +100,14 @@ def required(
             items = req.extra_resources[key].items
         else:
             return None
-        fetched[key] = [_environment_config(item.resource) for item in items]
+        fetched[key] = [_converted(item.resource, caches) for item in items]
     return fetched
 
 
-# Flavors are shared by many actors and change rarely: convert each version once.
-_FLAVOR_CACHE: collections.OrderedDict[tuple[str, str], dict[str, Any]] = collections.OrderedDict()
-FLAVOR_CACHE_SIZE = 1024
-
-
-def _environment_config(struct: struct_pb2.Struct) -> dict[str, Any]:
-    """Convert an EnvironmentConfig, reusing the conversion of the same uid and resourceVersion.
-
-    Kubernetes changes resourceVersion on every write, so a cached conversion is
-    never stale. Objects without both (hand-written render inputs) are converted
-    every time. Callers must not mutate the result.
-    """
-    metadata = struct.fields["metadata"].struct_value if "metadata" in struct.fields else None
-    uid = metadata.fields["uid"].string_value if metadata and "uid" in metadata.fields else ""
-    version = (
-        metadata.fields["resourceVersion"].string_value
-        if metadata and "resourceVersion" in metadata.fields
-        else ""
-    )
-    if not uid or not version:
-        return plain(struct)
-    key = (uid, version)
-    if (cached := _FLAVOR_CACHE.get(key)) is not None:
-        _FLAVOR_CACHE.move_to_end(key)
-        return cached
-    converted = plain(struct)
-    _FLAVOR_CACHE[key] = converted
-    if len(_FLAVOR_CACHE) > FLAVOR_CACHE_SIZE:
-        _FLAVOR_CACHE.popitem(last=False)
-    return converted
+def _converted(struct: struct_pb2.Struct, caches: Caches) -> dict[str, Any]:
+    # Keyed on the object's bytes, not its uid and resourceVersion: an object
+    # exported with `kubectl get -o yaml` and edited keeps both.
+    return caches.flavors.get(struct.SerializeToString(deterministic=True), lambda: plain(struct))
 
 
 def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, Any]]:

@@ -39,6 +39,14 @@ class Options:
     max_recv_message_mb: int = 4
     max_send_message_mb: int = 4
     grace_seconds: float = 5.0
+    # Concurrency, all of it here. Calls run on worker threads, not on the event
+    # loop: a loop busy computing cannot take in the calls queued behind it, and
+    # on SIGTERM gRPC cancels calls it has not taken in. The work is CPU-bound
+    # Python, so a second worker would only contend for the GIL.
+    workers: int = 1
+    # How often (seconds) a worker yields the GIL, so the event loop takes in the
+    # calls queued behind the running one. Python's default is 5 ms.
+    switch_interval: float = 0.0005
 
 
 def credentials(tls_certs_dir: str) -> grpc.ServerCredentials:
@@ -81,7 +89,9 @@ def build(function: wire.Runner, options: Options) -> tuple[grpc.aio.Server, int
     ]
     server = grpc.aio.server(options=grpc_options)
     handlers = {
-        "RunFunction": wire.run_function_handler(function, options.max_send_message_mb * MIB)
+        "RunFunction": wire.run_function_handler(
+            function, options.max_send_message_mb * MIB, options.workers
+        )
     }
     for service in SERVICES:
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
@@ -110,10 +120,7 @@ async def serve(function: wire.Runner, options: Options) -> None:
         StartupError: when the server cannot start.
     """
     server, port = build(function, options)
-    # Calls run on a worker thread; the event loop must get the GIL often enough
-    # to take in the calls queued behind the running one (gRPC cancels calls it
-    # has not taken in when it shuts down). Python's default is every 5 ms.
-    sys.setswitchinterval(0.0005)
+    sys.setswitchinterval(options.switch_interval)
     log = logging.get_logger()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -111,14 +111,12 @@ def encode(response: fnv1.RunFunctionResponse, max_bytes: int) -> bytes:
     return answer
 
 
-def run_function_handler(function: Runner, max_response_bytes: int) -> Any:
+def run_function_handler(function: Runner, max_response_bytes: int, workers: int) -> Any:
     """A RunFunction handler that answers with a Fatal result where gRPC would fail the call.
 
-    Calls run one at a time on a worker thread, not on the event loop: a loop
-    busy computing cannot take in the calls queued behind it, and on SIGTERM
-    gRPC cancels calls it has not taken in instead of letting them finish.
+    Calls run on `workers` threads off the event loop (server.Options says why).
     """
-    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="run-function")
+    worker = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run-function")
 
     async def run(
         request: fnv1.RunFunctionRequest | Undecodable, _context: grpc.aio.ServicerContext

@@ -16,8 +16,7 @@ class Plan:
     """The resolved actor, the cluster settings, and what Crossplane observed."""
 
     xr: Composite
-    spec: Spec
-    data: dict[str, Any]  # the resolved spec as plain data (camelCase keys)
+    spec: Spec  # the one source of truth for the resolved spec
     settings: Input
     observed: Mapping[str, Mapping[str, Any]]  # composition resource name → observed object
 

@@ -201,6 +201,15 @@ class Spec(_Spec):
     secret_refs: list[SecretRef] = Field(default_factory=list)
 
 
+def as_data(model: BaseModel) -> dict[str, Any]:
+    """Return a spec section as plain data (camelCase keys), typed as validated.
+
+    Only what a layer set is included: a field left to its default stays absent,
+    as it was in the layers, so the renderers and the hand-off read the same values.
+    """
+    return model.model_dump(by_alias=True, exclude_unset=True)
+
+
 # The lowest layer: what an actor gets when neither it nor a flavor says otherwise,
 # read from the models' own field defaults so the two cannot drift apart.
 DEFAULTS: dict[str, Any] = {

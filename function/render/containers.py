@@ -7,6 +7,7 @@ from typing import Any
 
 from function.errors import InputError
 from function.models.plan import Plan
+from function.models.spec import as_data
 from function.render import meta, transports
 
 RUNTIME = "asya-runtime"
@@ -97,7 +98,7 @@ def runtime(plan: Plan) -> dict[str, Any]:
         "readinessProbe": _probe(plan, periodSeconds=10, timeoutSeconds=3, failureThreshold=3),
     }
     if spec.resources:
-        container["resources"] = plan.data["resources"]
+        container["resources"] = spec.resources
     return container
 
 
@@ -153,15 +154,15 @@ def sidecar(plan: Plan, url: str) -> dict[str, Any]:
         env.append({"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": endpoint})
     if protocol:
         env.append({"name": "OTEL_EXPORTER_OTLP_PROTOCOL", "value": protocol})
-    resiliency = plan.data.get("resiliency") or {}
-    if resiliency.get("policies"):
-        env.append({"name": "ASYA_RESILIENCY_POLICIES", "value": go_json(resiliency["policies"])})
-    if resiliency.get("rules"):
-        env.append({"name": "ASYA_RESILIENCY_RULES", "value": go_json(resiliency["rules"])})
-    if resiliency.get("actorTimeout"):
-        env.append(
-            {"name": "ASYA_RESILIENCY_ACTOR_TIMEOUT", "value": str(resiliency["actorTimeout"])}
-        )
+    resiliency = spec.resiliency
+    if resiliency is not None and resiliency.policies:
+        policies = {name: as_data(policy) for name, policy in resiliency.policies.items()}
+        env.append({"name": "ASYA_RESILIENCY_POLICIES", "value": go_json(policies)})
+    if resiliency is not None and resiliency.rules:
+        rules = [as_data(rule) for rule in resiliency.rules]
+        env.append({"name": "ASYA_RESILIENCY_RULES", "value": go_json(rules)})
+    if resiliency is not None and resiliency.actor_timeout:
+        env.append({"name": "ASYA_RESILIENCY_ACTOR_TIMEOUT", "value": resiliency.actor_timeout})
     image, policy = sidecar_image(plan)
     container: dict[str, Any] = {
         "name": SIDECAR,
@@ -175,9 +176,8 @@ def sidecar(plan: Plan, url: str) -> dict[str, Any]:
     }
     if settings.aws_creds_secret:
         container["envFrom"] = [{"secretRef": {"name": settings.aws_creds_secret}}]
-    sidecar_data = plan.data.get("sidecar") or {}
-    if sidecar_data.get("resources"):
-        container["resources"] = sidecar_data["resources"]
+    if spec.sidecar is not None and spec.sidecar.resources:
+        container["resources"] = spec.sidecar.resources
     return container
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from function.errors import InputError
 from function.models.plan import Plan
+from function.models.spec import as_data
 from function.render import containers, meta, transports
 
 PLATFORM_VOLUMES = frozenset({"socket-dir", "tmp", "asya-runtime", "state-sockets"})
@@ -53,18 +54,18 @@ def render(plan: Plan) -> dict[str, Any]:
     if plan.settings.irsa.enabled:
         pod["serviceAccountName"] = plan.settings.irsa.service_account_name
     if spec.init_containers:
-        pod["initContainers"] = plan.data["initContainers"]
+        pod["initContainers"] = [as_data(container) for container in spec.init_containers]
     pod["containers"] = [
         containers.runtime(plan),
         containers.sidecar(plan, url),
         *containers.connectors(plan),
-        *(plan.data.get("sidecars") or []),
+        *(as_data(container) for container in spec.sidecars),
     ]
     pod["volumes"] = _volumes(plan)
     if spec.node_selector:
-        pod["nodeSelector"] = plan.data["nodeSelector"]
+        pod["nodeSelector"] = spec.node_selector
     if spec.tolerations:
-        pod["tolerations"] = plan.data["tolerations"]
+        pod["tolerations"] = spec.tolerations
     deployment_spec: dict[str, Any] = {
         "selector": {"matchLabels": {"app.kubernetes.io/name": plan.actor}},
         "template": {"metadata": {"labels": pod_labels(plan)}, "spec": pod},

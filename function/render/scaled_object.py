@@ -51,10 +51,9 @@ def render(plan: Plan) -> dict[str, Any] | None:
     if not scaling.enabled or not url:
         return None
     advanced: dict[str, Any] = {}
-    scaling_data = plan.data.get("scaling") or {}
-    advanced_data = scaling_data.get("advanced") or {}
-    if "restoreToOriginalReplicaCount" in advanced_data:
-        advanced["restoreToOriginalReplicaCount"] = advanced_data["restoreToOriginalReplicaCount"]
+    restore = scaling.advanced.restore_to_original_replica_count if scaling.advanced else None
+    if restore is not None:
+        advanced["restoreToOriginalReplicaCount"] = restore
     advanced["horizontalPodAutoscalerConfig"] = {"behavior": BEHAVIOR}
     if scaling.advanced is not None and scaling.advanced.formula and scaling.advanced.target:
         modifiers = {"formula": scaling.advanced.formula, "target": scaling.advanced.target}
@@ -64,7 +63,7 @@ def render(plan: Plan) -> dict[str, Any] | None:
             modifiers["metricType"] = scaling.advanced.metric_type
         advanced["scalingModifiers"] = modifiers
     triggers = [transports.of(plan).trigger(plan, url, meta.trigger_authentication_name(plan))]
-    triggers += scaling_data.get("additionalTriggers") or []
+    triggers += scaling.additional_triggers
     manifest = {
         "apiVersion": "keda.sh/v1alpha1",
         "kind": "ScaledObject",

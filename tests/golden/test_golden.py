@@ -11,6 +11,7 @@ import difflib
 import pytest
 import yaml
 
+from function import fn, parse
 from tests.golden.cases import CASES, Case
 from tests.support import ROOT
 
@@ -36,3 +37,26 @@ def test_render_matches_the_golden_file(case: Case, request: pytest.FixtureReque
             difflib.unified_diff(want.splitlines(True), got.splitlines(True), "want", "got")
         )
         pytest.fail(f"{case.name} differs from its golden file (-want, +got):\n{diff}")
+
+
+def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every golden file, byte for byte, from a cold runner, a warm one and one without caches."""
+    shared = fn.FunctionRunner()
+    monkeypatch.setattr(fn, "FunctionRunner", lambda: shared)
+    for round_ in ("cold", "warm"):
+        for case in CASES:
+            assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), (
+                round_,
+                case.name,
+            )
+    assert shared.caches.flavors.hits > 0
+    assert shared.caches.inputs.hits > 0
+
+    monkeypatch.setattr(parse, "FLAVOR_CACHE_SIZE", 0)
+    monkeypatch.setattr(parse, "INPUT_CACHE_SIZE", 0)
+    uncached = parse.Caches()
+    assert (uncached.flavors.size, uncached.inputs.size) == (0, 0)
+    monkeypatch.setattr(shared, "caches", uncached)
+    for case in CASES:
+        assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), case.name
+    assert len(uncached.flavors) == 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import grpc
@@ -79,7 +78,7 @@ def test_an_unexpected_error_is_logged_without_values(
     monkeypatch.setattr(render, "render_all", broken)
     logging.configure(level=level)
     req = support.request(actor_with_secrets())
-    rsp = asyncio.run(fn.FunctionRunner().RunFunction(req))
+    rsp = fn.FunctionRunner().run_once(req)
 
     assert [r.message for r in rsp.results] == [fn.INTERNAL_ERROR]
     logged = capsys.readouterr().out

@@ -9,6 +9,7 @@ import pytest
 from function import flavors
 from function.errors import FlavorError, InputError, MergeConflictError
 from function.models import xr as xr_model
+from function.models.spec import as_data
 
 
 def composite(**spec: Any) -> xr_model.Composite:
@@ -33,7 +34,7 @@ def resolve(spec: dict[str, Any], *layers: flavors.Flavor) -> flavors.Resolution
 
 
 def test_defaults_fill_in_what_nobody_set() -> None:
-    data = resolve({}).data
+    data = as_data(resolve({}).spec)
     assert data["imagePullPolicy"] == "IfNotPresent"
     assert data["pythonExecutable"] == "python3"
     assert data["replicas"] == 1
@@ -48,19 +49,23 @@ def test_defaults_fill_in_what_nobody_set() -> None:
 
 
 def test_precedence_flavor_over_default() -> None:
-    data = resolve({}, flavor("pull-always", {"imagePullPolicy": "Always", "replicas": 3})).data
+    data = as_data(
+        resolve({}, flavor("pull-always", {"imagePullPolicy": "Always", "replicas": 3})).spec
+    )
     assert data["imagePullPolicy"] == "Always"
     assert data["replicas"] == 3
 
 
 def test_precedence_actor_over_flavor_leaf_by_leaf() -> None:
-    data = resolve(
-        {"scaling": {"maxReplicaCount": 20}},
-        flavor(
-            "high-throughput",
-            {"scaling": {"minReplicaCount": 5, "maxReplicaCount": 50, "queueLength": 10}},
-        ),
-    ).data
+    data = as_data(
+        resolve(
+            {"scaling": {"maxReplicaCount": 20}},
+            flavor(
+                "high-throughput",
+                {"scaling": {"minReplicaCount": 5, "maxReplicaCount": 50, "queueLength": 10}},
+            ),
+        ).spec
+    )
     assert data["scaling"]["maxReplicaCount"] == 20
     assert data["scaling"]["minReplicaCount"] == 5
     assert data["scaling"]["queueLength"] == 10
@@ -68,32 +73,38 @@ def test_precedence_actor_over_flavor_leaf_by_leaf() -> None:
 
 
 def test_precedence_actor_over_flavor_never_conflicts() -> None:
-    data = resolve(
-        {"image": "mine:2", "env": [{"name": "MODEL_PATH", "value": "/actor"}]},
-        flavor("one", {"image": "theirs:1", "env": [{"name": "MODEL_PATH", "value": "/flavor"}]}),
-    ).data
+    data = as_data(
+        resolve(
+            {"image": "mine:2", "env": [{"name": "MODEL_PATH", "value": "/actor"}]},
+            flavor(
+                "one", {"image": "theirs:1", "env": [{"name": "MODEL_PATH", "value": "/flavor"}]}
+            ),
+        ).spec
+    )
     assert data["image"] == "mine:2"
     assert data["env"] == [{"name": "MODEL_PATH", "value": "/actor"}]
 
 
 def test_precedence_actor_rules_before_flavor_rules() -> None:
-    data = resolve(
-        {
-            "resiliency": {
-                "rules": [{"errors": ["RateLimitError"], "policy": "slow"}],
-                "policies": {"slow": {"maxAttempts": 2}},
-            }
-        },
-        flavor(
-            "retries",
+    data = as_data(
+        resolve(
             {
                 "resiliency": {
-                    "rules": [{"errors": ["TimeoutError"], "policy": "fast"}],
-                    "policies": {"fast": {"maxAttempts": 5}},
+                    "rules": [{"errors": ["RateLimitError"], "policy": "slow"}],
+                    "policies": {"slow": {"maxAttempts": 2}},
                 }
             },
-        ),
-    ).data
+            flavor(
+                "retries",
+                {
+                    "resiliency": {
+                        "rules": [{"errors": ["TimeoutError"], "policy": "fast"}],
+                        "policies": {"fast": {"maxAttempts": 5}},
+                    }
+                },
+            ),
+        ).spec
+    )
     assert [r["policy"] for r in data["resiliency"]["rules"]] == ["slow", "fast"]
 
 
@@ -104,21 +115,23 @@ def test_a_flavor_that_disables_scaling_is_honoured() -> None:
 
 
 def test_state_proxy_items_get_their_defaults() -> None:
-    data = resolve(
-        {},
-        flavor(
-            "cache",
-            {
-                "stateProxy": [
-                    {
-                        "name": "cache",
-                        "mount": {"path": "/state/cache"},
-                        "connector": {"image": "redis-proxy:1"},
-                    }
-                ]
-            },
-        ),
-    ).data
+    data = as_data(
+        resolve(
+            {},
+            flavor(
+                "cache",
+                {
+                    "stateProxy": [
+                        {
+                            "name": "cache",
+                            "mount": {"path": "/state/cache"},
+                            "connector": {"image": "redis-proxy:1"},
+                        }
+                    ]
+                },
+            ),
+        ).spec
+    )
     [item] = data["stateProxy"]
     assert item["writeMode"] == "buffered"
     assert item["connector"]["imagePullPolicy"] == "IfNotPresent"
@@ -144,9 +157,9 @@ def test_infrastructure_and_machinery_in_a_flavor_are_ignored_with_warnings() ->
             {"actor": "other", "flavors": ["x"], "compositionRef": {"name": "x"}, "replicas": 2},
         ),
     )
-    assert resolution.data["actor"] == "echo"
-    assert "compositionRef" not in resolution.data
-    assert resolution.data["replicas"] == 2
+    assert as_data(resolution.spec)["actor"] == "echo"
+    assert "compositionRef" not in as_data(resolution.spec)
+    assert as_data(resolution.spec)["replicas"] == 2
     assert sorted(resolution.warnings) == sorted(
         [
             'flavor "sneaky" sets actor, which a flavor cannot set; ignored',
@@ -157,14 +170,16 @@ def test_infrastructure_and_machinery_in_a_flavor_are_ignored_with_warnings() ->
 
 
 def test_crossplane_machinery_in_the_xr_spec_is_not_an_actor_setting() -> None:
-    data = resolve(
-        {
-            "claimRef": {"name": "x"},
-            "resourceRefs": [],
-            "compositionRevisionRef": {"name": "r"},
-            "crossplane": {"compositionRef": {"name": "c"}},
-        }
-    ).data
+    data = as_data(
+        resolve(
+            {
+                "claimRef": {"name": "x"},
+                "resourceRefs": [],
+                "compositionRevisionRef": {"name": "r"},
+                "crossplane": {"compositionRef": {"name": "c"}},
+            }
+        ).spec
+    )
     for key in ("claimRef", "resourceRefs", "compositionRevisionRef", "crossplane"):
         assert key not in data
 
@@ -179,7 +194,7 @@ def test_a_deprecated_flavor_applies_with_a_warning() -> None:
             annotations={"asya.sh/deprecation-message": "Use gpu-a100 instead"},
         ),
     )
-    assert resolution.data["replicas"] == 2
+    assert as_data(resolution.spec)["replicas"] == 2
     assert resolution.warnings == ('flavor "gpu-t4" is deprecated: Use gpu-a100 instead',)
 
 
@@ -187,7 +202,7 @@ def test_a_flavor_without_data_contributes_nothing() -> None:
     resolution = flavors.resolve(
         composite(flavors=["empty"]), [flavors.from_environment_config("empty", {"metadata": {}})]
     )
-    assert resolution.data == resolve({}).data | {"flavors": ["empty"]}
+    assert as_data(resolution.spec) == as_data(resolve({}).spec) | {"flavors": ["empty"]}
 
 
 def test_a_flavor_whose_data_is_not_a_map_is_an_error_naming_it() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from tests import support
 
 
 def run(req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
-    return asyncio.run(fn.FunctionRunner().RunFunction(req))
+    return fn.FunctionRunner().run_once(req)
 
 
 def with_input(step_input: dict[str, Any]) -> fnv1.RunFunctionRequest:
@@ -110,3 +109,33 @@ def test_observed_metadata_never_reaches_the_desired_xr() -> None:
     }
     rsp = run(support.request(xr, input=support.struct({})))
     assert set(structs.plain(rsp.desired.composite.resource)) == {"spec", "status"}
+
+
+def test_cached_flavors_come_out_of_calls_unchanged() -> None:
+    """The merge and the renderers must never write into what the caches share."""
+    flavor_body = {
+        "apiVersion": "apiextensions.crossplane.io/v1beta1",
+        "kind": "EnvironmentConfig",
+        "metadata": {"name": "shape"},
+        "data": {
+            "env": [{"name": "A", "value": "1"}],
+            "scaling": {"maxReplicaCount": 4},
+            "stateProxy": [
+                {"name": "meta", "mount": {"path": "/state"}, "connector": {"image": "c:1"}}
+            ],
+            "tolerations": [{"key": "gpu", "operator": "Exists"}],
+        },
+    }
+    xr = support.MINIMAL_XR | {
+        "spec": support.MINIMAL_XR["spec"]
+        | {"flavors": ["shape"], "env": [{"name": "B", "value": "2"}]}
+    }
+    req = support.request(xr, input=support.struct({}))
+    req.required_resources["flavor-shape"].items.add().resource.update(flavor_body)
+    runner = fn.FunctionRunner()
+    answers = {runner.run_once(req).SerializeToString(deterministic=True) for _ in range(3)}
+    assert len(answers) == 1
+    assert support.fatal_messages(fnv1.RunFunctionResponse.FromString(answers.pop())) == []
+    assert runner.caches.flavors.hits == 2
+    [cached] = runner.caches.flavors._items.values()
+    assert cached == flavor_body

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
@@ -56,7 +55,7 @@ RESOURCE_NAMES = [
 
 
 def call(req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
-    return asyncio.run(fn.FunctionRunner().RunFunction(req))
+    return fn.FunctionRunner().run_once(req)
 
 
 def fuzzed_request(

@@ -36,7 +36,6 @@ def plan(
     return Plan(
         xr=xr,
         spec=resolution.spec,
-        data=resolution.data,
         settings=fn_input.parse(settings or {}),
         observed=observed or {},
     )

@@ -1,0 +1,58 @@
+"""A bounded, thread-safe cache keyed on content: no answer can depend on whether it hit."""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+Value = TypeVar("Value")
+
+
+def digest(content: bytes) -> bytes:
+    """The key of some content: a SHA-256 digest, so a key never holds the content itself."""
+    return hashlib.sha256(content).digest()
+
+
+class ContentCache(Generic[Value]):
+    """What was computed from some content, by a digest of that content; least recently used first out.
+
+    The key is the content itself (its digest), never a name or version that could
+    stay the same while the content changes, so a hit returns exactly what computing
+    again would. Safe to share between threads: the map is guarded by a lock, and a
+    value is computed outside it (two threads may compute the same value once each;
+    both results are equal). Errors are never cached. Callers must not mutate what
+    they get back: it is shared by every later hit.
+    """
+
+    def __init__(self, size: int) -> None:
+        """Create a cache holding at most `size` values (0 turns it off)."""
+        self.size = size
+        self._items: collections.OrderedDict[bytes, Value] = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, content: bytes, compute: Callable[[], Value]) -> Value:
+        """Return the value computed from `content`, computing it on a miss."""
+        if self.size <= 0:
+            return compute()
+        key = digest(content)
+        with self._lock:
+            if (found := self._items.get(key)) is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return found
+            self.misses += 1
+        value = compute()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        """Count the values held."""
+        return len(self._items)
