@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -10,11 +11,41 @@ import pytest
 from function import merge
 from function.errors import MergeConflictError
 
-# (reason, flavors in order, expected merge)
-MERGES: list[tuple[str, list[tuple[str, dict[str, Any]]], dict[str, Any]]] = [
-    (
-        "lists append in flavor order (tolerations compose)",
-        [
+Flavors = list[tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class MergeCase:
+    """Flavors, in order, and what they merge into."""
+
+    reason: str
+    flavors: Flavors
+    want: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ConflictCase:
+    """Flavors, in order, that cannot merge, and the exact message."""
+
+    reason: str
+    flavors: Flavors
+    message: str
+
+
+@dataclass(frozen=True)
+class OverlayCase:
+    """A higher layer laid over a lower one: the higher always wins."""
+
+    reason: str
+    base: dict[str, Any]
+    top: dict[str, Any]
+    want: dict[str, Any]
+
+
+MERGES: list[MergeCase] = [
+    MergeCase(
+        reason="lists append in flavor order (tolerations compose)",
+        flavors=[
             (
                 "gpu-tolerations",
                 {
@@ -37,7 +68,7 @@ MERGES: list[tuple[str, list[tuple[str, dict[str, Any]]], dict[str, Any]]] = [
                 },
             ),
         ],
-        {
+        want={
             "tolerations": [
                 {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
                 {
@@ -49,36 +80,39 @@ MERGES: list[tuple[str, list[tuple[str, dict[str, Any]]], dict[str, Any]]] = [
             ]
         },
     ),
-    (
-        "maps merge distinct leaves at any depth (resources compose)",
-        [
+    MergeCase(
+        reason="maps merge distinct leaves at any depth (resources compose)",
+        flavors=[
             ("cpu-flavor", {"resources": {"limits": {"cpu": "2"}}}),
             ("memory-flavor", {"resources": {"limits": {"memory": "4Gi"}}}),
         ],
-        {"resources": {"limits": {"cpu": "2", "memory": "4Gi"}}},
+        want={"resources": {"limits": {"cpu": "2", "memory": "4Gi"}}},
     ),
-    (
-        "nodeSelector keys merge",
-        [("a", {"nodeSelector": {"zone": "a"}}), ("b", {"nodeSelector": {"disk": "ssd"}})],
-        {"nodeSelector": {"zone": "a", "disk": "ssd"}},
+    MergeCase(
+        reason="nodeSelector keys merge",
+        flavors=[("a", {"nodeSelector": {"zone": "a"}}), ("b", {"nodeSelector": {"disk": "ssd"}})],
+        want={"nodeSelector": {"zone": "a", "disk": "ssd"}},
     ),
-    (
-        "scaling keys from different flavors merge",
-        [("a", {"scaling": {"minReplicaCount": 1}}), ("b", {"scaling": {"maxReplicaCount": 4}})],
-        {"scaling": {"minReplicaCount": 1, "maxReplicaCount": 4}},
+    MergeCase(
+        reason="scaling keys from different flavors merge",
+        flavors=[
+            ("a", {"scaling": {"minReplicaCount": 1}}),
+            ("b", {"scaling": {"maxReplicaCount": 4}}),
+        ],
+        want={"scaling": {"minReplicaCount": 1, "maxReplicaCount": 4}},
     ),
-    (
-        "scalars from different flavors on different fields coexist",
-        [("a", {"image": "x:1"}), ("b", {"handler": "h.f"})],
-        {"image": "x:1", "handler": "h.f"},
+    MergeCase(
+        reason="scalars from different flavors on different fields coexist",
+        flavors=[("a", {"image": "x:1"}), ("b", {"handler": "h.f"})],
+        want={"image": "x:1", "handler": "h.f"},
     ),
-    (
-        "env merges by name; an identical item appears once",
-        [
+    MergeCase(
+        reason="env merges by name; an identical item appears once",
+        flavors=[
             ("a", {"env": [{"name": "A", "value": "1"}, {"name": "SHARED", "value": "s"}]}),
             ("b", {"env": [{"name": "SHARED", "value": "s"}, {"name": "B", "value": "2"}]}),
         ],
-        {
+        want={
             "env": [
                 {"name": "A", "value": "1"},
                 {"name": "SHARED", "value": "s"},
@@ -86,9 +120,9 @@ MERGES: list[tuple[str, list[tuple[str, dict[str, Any]]], dict[str, Any]]] = [
             ]
         },
     ),
-    (
-        "volumeMounts merge by mountPath",
-        [
+    MergeCase(
+        reason="volumeMounts merge by mountPath",
+        flavors=[
             ("a", {"volumeMounts": [{"name": "m", "mountPath": "/m"}]}),
             (
                 "b",
@@ -100,11 +134,11 @@ MERGES: list[tuple[str, list[tuple[str, dict[str, Any]]], dict[str, Any]]] = [
                 },
             ),
         ],
-        {"volumeMounts": [{"name": "m", "mountPath": "/m"}, {"name": "n", "mountPath": "/n"}]},
+        want={"volumeMounts": [{"name": "m", "mountPath": "/m"}, {"name": "n", "mountPath": "/n"}]},
     ),
-    (
-        "secretRefs merge by secretName and their keys by envVar",
-        [
+    MergeCase(
+        reason="secretRefs merge by secretName and their keys by envVar",
+        flavors=[
             ("a", {"secretRefs": [{"secretName": "s", "keys": [{"key": "k1", "envVar": "A"}]}]}),
             (
                 "b",
@@ -116,7 +150,7 @@ MERGES: list[tuple[str, list[tuple[str, dict[str, Any]]], dict[str, Any]]] = [
                 },
             ),
         ],
-        {
+        want={
             "secretRefs": [
                 {
                     "secretName": "s",
@@ -126,30 +160,30 @@ MERGES: list[tuple[str, list[tuple[str, dict[str, Any]]], dict[str, Any]]] = [
             ]
         },
     ),
-    (
-        "stateProxy entries append by name",
-        [
+    MergeCase(
+        reason="stateProxy entries append by name",
+        flavors=[
             ("s3-checkpoints", {"stateProxy": [{"name": "checkpoints", "mount": {"path": "/c"}}]}),
             ("redis-cache", {"stateProxy": [{"name": "cache", "mount": {"path": "/r"}}]}),
         ],
-        {
+        want={
             "stateProxy": [
                 {"name": "checkpoints", "mount": {"path": "/c"}},
                 {"name": "cache", "mount": {"path": "/r"}},
             ]
         },
     ),
-    (
-        "items without identity drop exact duplicates",
-        [
+    MergeCase(
+        reason="items without identity drop exact duplicates",
+        flavors=[
             ("a", {"tolerations": [{"key": "k", "operator": "Exists"}]}),
             ("b", {"tolerations": [{"key": "k", "operator": "Exists"}]}),
         ],
-        {"tolerations": [{"key": "k", "operator": "Exists"}]},
+        want={"tolerations": [{"key": "k", "operator": "Exists"}]},
     ),
-    (
-        "resiliency policies merge by name, rules append",
-        [
+    MergeCase(
+        reason="resiliency policies merge by name, rules append",
+        flavors=[
             (
                 "a",
                 {
@@ -169,108 +203,106 @@ MERGES: list[tuple[str, list[tuple[str, dict[str, Any]]], dict[str, Any]]] = [
                 },
             ),
         ],
-        {
+        want={
             "resiliency": {
                 "policies": {"p1": {"maxAttempts": 3}, "p2": {"maxAttempts": 5}},
                 "rules": [{"errors": ["E1"], "policy": "p1"}, {"errors": ["E2"], "policy": "p2"}],
             }
         },
     ),
-    (
-        "an empty flavor changes nothing",
-        [("a", {"scaling": {"minReplicaCount": 1}}), ("empty", {})],
-        {"scaling": {"minReplicaCount": 1}},
+    MergeCase(
+        reason="an empty flavor changes nothing",
+        flavors=[("a", {"scaling": {"minReplicaCount": 1}}), ("empty", {})],
+        want={"scaling": {"minReplicaCount": 1}},
     ),
 ]
 
-# (reason, flavors in order, exact message)
-CONFLICTS: list[tuple[str, list[tuple[str, dict[str, Any]]], str]] = [
-    (
-        "the seeds' conflict example",
-        [
+CONFLICTS: list[ConflictCase] = [
+    ConflictCase(
+        reason="the seeds' conflict example",
+        flavors=[
             ("flavor-a", {"scaling": {"minReplicaCount": 1}}),
             ("flavor-b", {"scaling": {"minReplicaCount": 5}}),
         ],
-        'flavor merge conflict: flavors "flavor-a" and "flavor-b" conflict on scaling.minReplicaCount',
+        message='flavor merge conflict: flavors "flavor-a" and "flavor-b" conflict on scaling.minReplicaCount',
     ),
-    (
-        "a scalar set twice conflicts even with equal values",
-        [("a", {"replicas": 2}), ("b", {"replicas": 2})],
-        'flavor merge conflict: flavors "a" and "b" conflict on replicas',
+    ConflictCase(
+        reason="a scalar set twice conflicts even with equal values",
+        flavors=[("a", {"replicas": 2}), ("b", {"replicas": 2})],
+        message='flavor merge conflict: flavors "a" and "b" conflict on replicas',
     ),
-    (
-        "scalars of different types conflict as scalars",
-        [("a", {"image": "x"}), ("b", {"image": 3})],
-        'flavor merge conflict: flavors "a" and "b" conflict on image',
+    ConflictCase(
+        reason="scalars of different types conflict as scalars",
+        flavors=[("a", {"image": "x"}), ("b", {"image": 3})],
+        message='flavor merge conflict: flavors "a" and "b" conflict on image',
     ),
-    (
-        "deep resource leaves conflict with their full path",
-        [
+    ConflictCase(
+        reason="deep resource leaves conflict with their full path",
+        flavors=[
             ("a", {"resources": {"limits": {"cpu": "1"}}}),
             ("b", {"resources": {"limits": {"cpu": "2"}}}),
         ],
-        'flavor merge conflict: flavors "a" and "b" conflict on resources.limits.cpu',
+        message='flavor merge conflict: flavors "a" and "b" conflict on resources.limits.cpu',
     ),
-    (
-        "the same env name with a different value",
-        [
+    ConflictCase(
+        reason="the same env name with a different value",
+        flavors=[
             ("flavor-a", {"env": [{"name": "MODEL_PATH", "value": "/a"}]}),
             ("flavor-b", {"env": [{"name": "MODEL_PATH", "value": "/b"}]}),
         ],
-        'flavor merge conflict: flavors "flavor-a" and "flavor-b" conflict on env[MODEL_PATH]',
+        message='flavor merge conflict: flavors "flavor-a" and "flavor-b" conflict on env[MODEL_PATH]',
     ),
-    (
-        "the same secret key's env var mapped twice",
-        [
+    ConflictCase(
+        reason="the same secret key's env var mapped twice",
+        flavors=[
             ("a", {"secretRefs": [{"secretName": "s", "keys": [{"key": "k1", "envVar": "A"}]}]}),
             ("b", {"secretRefs": [{"secretName": "s", "keys": [{"key": "k2", "envVar": "A"}]}]}),
         ],
-        'flavor merge conflict: flavors "a" and "b" conflict on secretRefs[s].keys[A]',
+        message='flavor merge conflict: flavors "a" and "b" conflict on secretRefs[s].keys[A]',
     ),
-    (
-        "map against list",
-        [("flavor-a", {"scaling": {"minReplicaCount": 1}}), ("flavor-b", {"scaling": [1]})],
-        'flavor merge conflict: flavors "flavor-a" and "flavor-b" have conflicting types for key '
+    ConflictCase(
+        reason="map against list",
+        flavors=[("flavor-a", {"scaling": {"minReplicaCount": 1}}), ("flavor-b", {"scaling": [1]})],
+        message='flavor merge conflict: flavors "flavor-a" and "flavor-b" have conflicting types for key '
         '"scaling": existing is a map, new is a list',
     ),
-    (
-        "list against map",
-        [("a", {"tolerations": []}), ("b", {"tolerations": {"key": "x"}})],
-        'flavor merge conflict: flavors "a" and "b" have conflicting types for key '
+    ConflictCase(
+        reason="list against map",
+        flavors=[("a", {"tolerations": []}), ("b", {"tolerations": {"key": "x"}})],
+        message='flavor merge conflict: flavors "a" and "b" have conflicting types for key '
         '"tolerations": existing is a list, new is a map',
     ),
-    (
-        "map against scalar, nested",
-        [("a", {"resources": {"limits": {"cpu": "1"}}}), ("b", {"resources": {"limits": "big"}})],
-        'flavor merge conflict: flavors "a" and "b" have conflicting types for key '
+    ConflictCase(
+        reason="map against scalar, nested",
+        flavors=[
+            ("a", {"resources": {"limits": {"cpu": "1"}}}),
+            ("b", {"resources": {"limits": "big"}}),
+        ],
+        message='flavor merge conflict: flavors "a" and "b" have conflicting types for key '
         '"resources.limits": existing is a map, new is a string',
     ),
-    (
-        "the clash names the flavor that set the leaf, not an earlier one",
-        [
+    ConflictCase(
+        reason="the clash names the flavor that set the leaf, not an earlier one",
+        flavors=[
             ("a", {"scaling": {"maxReplicaCount": 4}}),
             ("b", {"scaling": {"minReplicaCount": 1}}),
             ("c", {"scaling": {"minReplicaCount": 2}}),
         ],
-        'flavor merge conflict: flavors "b" and "c" conflict on scaling.minReplicaCount',
+        message='flavor merge conflict: flavors "b" and "c" conflict on scaling.minReplicaCount',
     ),
 ]
 
 
-@pytest.mark.parametrize(("reason", "flavors", "expected"), MERGES, ids=[m[0] for m in MERGES])
-def test_merge_table(
-    reason: str, flavors: list[tuple[str, dict[str, Any]]], expected: dict[str, Any]
-) -> None:
-    assert merge.merge_flavors(flavors) == expected, reason
+@pytest.mark.parametrize("case", MERGES, ids=[c.reason for c in MERGES])
+def test_merge_table(case: MergeCase) -> None:
+    assert merge.merge_flavors(case.flavors) == case.want, case.reason
 
 
-@pytest.mark.parametrize(("reason", "flavors", "message"), CONFLICTS, ids=[c[0] for c in CONFLICTS])
-def test_conflict_table(
-    reason: str, flavors: list[tuple[str, dict[str, Any]]], message: str
-) -> None:
+@pytest.mark.parametrize("case", CONFLICTS, ids=[c.reason for c in CONFLICTS])
+def test_conflict_table(case: ConflictCase) -> None:
     with pytest.raises(MergeConflictError) as raised:
-        merge.merge_flavors(flavors)
-    assert str(raised.value) == message, reason
+        merge.merge_flavors(case.flavors)
+    assert str(raised.value) == case.message, case.reason
 
 
 def test_merging_neither_mutates_nor_aliases_the_inputs() -> None:
@@ -283,19 +315,18 @@ def test_merging_neither_mutates_nor_aliases_the_inputs() -> None:
     assert (first, second) == before
 
 
-# (reason, base, top, expected) for the overlay: the higher layer always wins.
-OVERLAYS: list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]] = [
-    (
-        "the actor's leaf replaces the flavor's and keeps its siblings",
-        {"scaling": {"maxReplicaCount": 50, "queueLength": 10}},
-        {"scaling": {"maxReplicaCount": 20}},
-        {"scaling": {"maxReplicaCount": 20, "queueLength": 10}},
+OVERLAYS: list[OverlayCase] = [
+    OverlayCase(
+        reason="the actor's leaf replaces the flavor's and keeps its siblings",
+        base={"scaling": {"maxReplicaCount": 50, "queueLength": 10}},
+        top={"scaling": {"maxReplicaCount": 20}},
+        want={"scaling": {"maxReplicaCount": 20, "queueLength": 10}},
     ),
-    (
-        "an identity item replaces the flavor's item, others append",
-        {"env": [{"name": "A", "value": "flavor"}, {"name": "B", "value": "flavor"}]},
-        {"env": [{"name": "A", "value": "actor"}, {"name": "C", "value": "actor"}]},
-        {
+    OverlayCase(
+        reason="an identity item replaces the flavor's item, others append",
+        base={"env": [{"name": "A", "value": "flavor"}, {"name": "B", "value": "flavor"}]},
+        top={"env": [{"name": "A", "value": "actor"}, {"name": "C", "value": "actor"}]},
+        want={
             "env": [
                 {"name": "A", "value": "actor"},
                 {"name": "B", "value": "flavor"},
@@ -303,44 +334,40 @@ OVERLAYS: list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]] = [
             ]
         },
     ),
-    (
-        "the actor's resiliency rules come first",
-        {"resiliency": {"rules": [{"errors": ["E"], "policy": "f"}]}},
-        {"resiliency": {"rules": [{"errors": ["R"], "policy": "a"}]}},
-        {
+    OverlayCase(
+        reason="the actor's resiliency rules come first",
+        base={"resiliency": {"rules": [{"errors": ["E"], "policy": "f"}]}},
+        top={"resiliency": {"rules": [{"errors": ["R"], "policy": "a"}]}},
+        want={
             "resiliency": {
                 "rules": [{"errors": ["R"], "policy": "a"}, {"errors": ["E"], "policy": "f"}]
             }
         },
     ),
-    (
-        "tolerations from the actor join the flavors'",
-        {"tolerations": [{"key": "f"}]},
-        {"tolerations": [{"key": "a"}, {"key": "f"}]},
-        {"tolerations": [{"key": "f"}, {"key": "a"}]},
+    OverlayCase(
+        reason="tolerations from the actor join the flavors'",
+        base={"tolerations": [{"key": "f"}]},
+        top={"tolerations": [{"key": "a"}, {"key": "f"}]},
+        want={"tolerations": [{"key": "f"}, {"key": "a"}]},
     ),
-    (
-        "a type change in the actor simply wins",
-        {"nodeSelector": {"zone": "a"}},
-        {"nodeSelector": "oops"},
-        {"nodeSelector": "oops"},
+    OverlayCase(
+        reason="a type change in the actor simply wins",
+        base={"nodeSelector": {"zone": "a"}},
+        top={"nodeSelector": "oops"},
+        want={"nodeSelector": "oops"},
     ),
-    (
-        "a flavor's scalar beats a default",
-        {"imagePullPolicy": "IfNotPresent"},
-        {"imagePullPolicy": "Always"},
-        {"imagePullPolicy": "Always"},
+    OverlayCase(
+        reason="a flavor's scalar beats a default",
+        base={"imagePullPolicy": "IfNotPresent"},
+        top={"imagePullPolicy": "Always"},
+        want={"imagePullPolicy": "Always"},
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("reason", "base", "top", "expected"), OVERLAYS, ids=[o[0] for o in OVERLAYS]
-)
-def test_overlay_table(
-    reason: str, base: dict[str, Any], top: dict[str, Any], expected: dict[str, Any]
-) -> None:
-    assert merge.overlay(base, top) == expected, reason
+@pytest.mark.parametrize("case", OVERLAYS, ids=[c.reason for c in OVERLAYS])
+def test_overlay_table(case: OverlayCase) -> None:
+    assert merge.overlay(case.base, case.top) == case.want, case.reason
 
 
 def test_layered_is_overlay_applied_in_order() -> None:

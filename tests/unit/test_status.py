@@ -2,63 +2,108 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pytest
 
 from function import render, status
 from tests.unit.render.plans import plan, stage
 
-# (stage, phase, queue ready, keda ready, workload ready, messages that must appear)
-PHASES = [
-    (
-        "created",
-        "Creating",
-        False,
-        False,
-        False,
-        [
+
+@dataclass(frozen=True)
+class PhaseCase:
+    """A life stage: the phase, which parts are ready, and messages that must appear."""
+
+    stage: str
+    phase: str
+    queue: bool
+    keda: bool
+    workload: bool
+    messages: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+PHASES: list[PhaseCase] = [
+    PhaseCase(
+        reason="nothing observed yet: every part waits to be created",
+        stage="created",
+        phase="Creating",
+        queue=False,
+        keda=False,
+        workload=False,
+        messages=[
             "waiting for the queue to be created",
             "waiting for the queue URL before creating the ScaledObject",
             "waiting for the Deployment to be created",
         ],
     ),
-    (
-        "queue-creating",
-        "Creating",
-        False,
-        False,
-        False,
-        ["waiting for the queue to become ready: Creating"],
+    PhaseCase(
+        reason="the queue exists but is not Ready: its condition reason is shown",
+        stage="queue-creating",
+        phase="Creating",
+        queue=False,
+        keda=False,
+        workload=False,
+        messages=["waiting for the queue to become ready: Creating"],
     ),
-    ("queue-no-url", "Creating", False, False, False, ["waiting for the queue URL"]),
-    ("queue-url", "Creating", True, False, False, ["waiting for the ScaledObject to be created"]),
-    ("ready", "Ready", True, True, True, []),
-    ("napping", "Napping", True, True, True, []),
+    PhaseCase(
+        reason="the queue is Ready but has no URL yet, so no ScaledObject",
+        stage="queue-no-url",
+        phase="Creating",
+        queue=False,
+        keda=False,
+        workload=False,
+        messages=["waiting for the queue URL"],
+    ),
+    PhaseCase(
+        reason="the queue is ready; the ScaledObject is rendered but not observed",
+        stage="queue-url",
+        phase="Creating",
+        queue=True,
+        keda=False,
+        workload=False,
+        messages=["waiting for the ScaledObject to be created"],
+    ),
+    PhaseCase(
+        reason="every part ready with replicas running",
+        stage="ready",
+        phase="Ready",
+        queue=True,
+        keda=True,
+        workload=True,
+        messages=[],
+    ),
+    PhaseCase(
+        reason="every part ready, scaled to zero",
+        stage="napping",
+        phase="Napping",
+        queue=True,
+        keda=True,
+        workload=True,
+        messages=[],
+    ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "phase", "queue", "keda", "workload", "messages"), PHASES, ids=[p[0] for p in PHASES]
-)
-def test_phase_table(
-    name: str, phase: str, queue: bool, keda: bool, workload: bool, messages: list[str]
-) -> None:
+@pytest.mark.parametrize("case", PHASES, ids=[c.stage for c in PHASES])
+def test_phase_table(case: PhaseCase) -> None:
     actor = plan(
-        observed=stage(name) if name != "created" else {},
+        observed=stage(case.stage) if case.stage != "created" else {},
         settings={"aws": {"accountId": "123456789012"}},
     )
     report = status.derive(actor, render.render_all(actor))
     infrastructure = report.status["infrastructure"]
-    assert report.phase.value == phase
-    assert report.status["phase"] == phase
+    assert report.phase.value == case.phase, case.reason
+    assert report.status["phase"] == case.phase
     assert (
         infrastructure["queue"]["ready"],
         infrastructure["keda"]["ready"],
         infrastructure["workload"]["ready"],
-    ) == (queue, keda, workload)
+    ) == (case.queue, case.keda, case.workload), case.reason
     shown = [part["message"] for part in infrastructure.values()]
-    for message in messages:
-        assert message in shown
-    if phase != "Creating":
+    for message in case.messages:
+        assert message in shown, case.reason
+    if case.phase != "Creating":
         assert shown == ["", "", ""]
 
 

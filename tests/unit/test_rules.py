@@ -1,0 +1,110 @@
+"""The merge rules table against the spec model and the README: one table, no drift."""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import BaseModel
+
+from function import merge, paths, rules
+from function.models import spec as spec_model
+from tests.support import ROOT
+
+
+def _list_paths(annotation: Any, path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        for arg in args:
+            yield from _list_paths(arg, path)
+    elif origin is list:
+        yield path
+        yield from _list_paths(args[0], (*path, "*"))
+    elif origin is dict:
+        yield from _list_paths(args[1], (*path, "*"))
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        for name, field in annotation.model_fields.items():
+            yield from _list_paths(field.annotation, (*path, field.alias or name))
+
+
+def model_list_paths() -> set[tuple[str, ...]]:
+    """Every list in the AsyncActor spec model a flavor can set, as a rule pattern."""
+    found = set(_list_paths(spec_model.Spec, ()))
+    return {p for p in found if p[0] not in spec_model.INFRASTRUCTURE_FIELDS}
+
+
+def test_every_list_of_the_model_has_a_rule_and_every_rule_names_a_list() -> None:
+    assert model_list_paths() == set(rules.LIST_RULES)
+
+
+def readme_rows() -> list[tuple[str, str, str]]:
+    text = (ROOT / "README.md").read_text()
+    block = text.split("<!-- list-rules -->")[1].split("<!-- /list-rules -->")[0]
+    rows = [line.strip().strip("|").split("|") for line in block.splitlines() if "`" in line]
+    return [tuple(cell.strip() for cell in row) for row in rows]  # type: ignore[misc]
+
+
+def described(pattern: rules.Pattern, rule: rules.ListRule) -> tuple[str, str, str]:
+    """The README row a rule must have."""
+    name = paths.dotted(
+        [paths.Item("*") if key == "*" else key for key in pattern]  # `[*]` for any item
+    )
+    if rule.identity is None:
+        how = "appended, the actor's first" if rule.actor_first else "appended"
+        return f"`{name}`", how, "exact duplicates dropped"
+    if rule.merge_items:
+        [(inner, inner_rule)] = [
+            (p, r) for p, r in rules.LIST_RULES.items() if p[: len(pattern) + 1] == (*pattern, "*")
+        ]
+        same = f"their fields merge (`{inner[-1]}` by `{inner_rule.identity}`)"
+    else:
+        same = "once if identical, else a conflict"
+    return f"`{name}`", f"by `{rule.identity}`", same
+
+
+def test_the_readme_table_is_the_rules_table() -> None:
+    assert readme_rows() == [described(p, r) for p, r in rules.LIST_RULES.items()]
+
+
+def test_a_boolean_and_a_number_are_different_items() -> None:
+    # Python holds True == 1; JSON and Kubernetes do not.
+    merged = merge.merge_flavors(
+        [("a", {"tolerations": [{"k": 1}]}), ("b", {"tolerations": [{"k": True}]})]
+    )
+    assert merged == {"tolerations": [{"k": 1}, {"k": True}]}
+    assert merge.overlay({"tolerations": [{"k": 1}]}, {"tolerations": [{"k": True}]}) == {
+        "tolerations": [{"k": 1}, {"k": True}]
+    }
+
+
+def test_the_same_identity_with_a_boolean_for_a_number_is_a_conflict() -> None:
+    flavors = [
+        ("a", {"volumes": [{"name": "v", "x": 1}]}),
+        ("b", {"volumes": [{"name": "v", "x": True}]}),
+    ]
+    try:
+        merge.merge_flavors(flavors)
+    except merge.MergeConflictError as exc:
+        assert str(exc) == 'flavor merge conflict: flavors "a" and "b" conflict on volumes[v]'
+    else:
+        raise AssertionError("a boolean and a number were taken for the same value")
+
+
+def test_a_path_finds_an_item_without_identity_by_its_value_in_any_layer() -> None:
+    resolved = {"tolerations": [{"key": "a"}, {"key": "b"}]}
+    path = paths.located(resolved, ["tolerations", 1, "key"])
+    assert paths.dotted(path) == "tolerations[1].key"
+    assert paths.contains({"tolerations": [{"key": "b"}]}, path)
+    assert not paths.contains({"tolerations": [{"key": "a"}]}, path)
+    assert not paths.contains(
+        {"tolerations": [{"key": True}]},
+        paths.located({"tolerations": [{"key": 1}]}, ["tolerations", 0]),
+    )
+
+
+def test_a_path_names_items_with_identity_by_it() -> None:
+    resolved = {"stateProxy": [{"name": "meta", "connector": {"env": [{"name": "X"}]}}]}
+    path = paths.located(resolved, ["stateProxy", 0, "connector", "env", 0, "value"])
+    assert paths.dotted(path) == "stateProxy[meta].connector.env[X].value"
