@@ -7,6 +7,7 @@ import typing
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
 from function import merge, paths, rules
@@ -84,12 +85,9 @@ def test_the_same_identity_with_a_boolean_for_a_number_is_a_conflict() -> None:
         ("a", {"volumes": [{"name": "v", "x": 1}]}),
         ("b", {"volumes": [{"name": "v", "x": True}]}),
     ]
-    try:
+    with pytest.raises(merge.MergeConflictError) as raised:
         merge.merge_flavors(flavors)
-    except merge.MergeConflictError as exc:
-        assert str(exc) == 'flavor merge conflict: flavors "a" and "b" conflict on volumes[v]'
-    else:
-        raise AssertionError("a boolean and a number were taken for the same value")
+    assert str(raised.value) == 'flavor merge conflict: flavors "a" and "b" conflict on volumes[v]'
 
 
 def test_a_path_finds_an_item_without_identity_by_its_value_in_any_layer() -> None:
