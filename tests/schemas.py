@@ -1,13 +1,18 @@
-"""Validate objects against the real CRDs and Kubernetes schemas in ../shared/schemas.
+"""Validate objects against the real Kubernetes schemas and third-party CRDs.
 
-CRD schemas are made strict the way `kubectl apply --validate=strict` is: an
-unknown field is an error unless the schema preserves unknown fields.
+Kubernetes core objects validate for every user, through the schemas the
+`kubernetes-validate` distribution packages (Kubernetes 1.37, strict). Third-party
+CRDs (KEDA, provider AWS, Crossplane) are read from ../shared/schemas; a check
+that needs one skips, saying so, when that folder is absent. CRD schemas are made
+strict the way `kubectl apply --validate=strict` is: an unknown field is an error
+unless the schema preserves unknown fields.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import importlib.resources
 import json
 from pathlib import Path
 from typing import Any
@@ -20,7 +25,10 @@ from referencing import Registry, Resource
 from tests.support import SHARED
 
 SCHEMAS = SHARED / "schemas"
-KUBERNETES = SCHEMAS / "kubernetes" / "v1.37.0-local-strict"
+KUBERNETES_VERSION = "v1.37.0-local-strict"
+KUBERNETES = (
+    importlib.resources.files("kubernetes_validate") / "kubernetes-json-schema" / KUBERNETES_VERSION
+)
 
 CRD_FILES = {
     ("keda.sh/v1alpha1", "ScaledObject"): "keda/keda.sh_scaledobjects.yaml",
@@ -64,10 +72,26 @@ KUBERNETES_FILES = {
 }
 
 
-def require_shared() -> None:
-    """Skip the calling test when ../shared/schemas is not beside the project."""
-    if not SCHEMAS.is_dir():
-        pytest.skip(f"reference schemas not found at {SCHEMAS} (../shared is absent)")
+SKIP_REASON = (
+    f"third-party CRDs (KEDA, provider AWS, Crossplane) are read from {SCHEMAS}, "
+    "which is absent (../shared is not beside the project)"
+)
+
+
+def have_crds() -> bool:
+    """Tell whether the third-party CRDs are available."""
+    return SCHEMAS.is_dir()
+
+
+def require_crds() -> None:
+    """Skip the calling test when the third-party CRDs are not available."""
+    if not have_crds():
+        pytest.skip(SKIP_REASON)
+
+
+def is_kubernetes(obj: dict[str, Any]) -> bool:
+    """Tell whether an object is a Kubernetes core kind (validated for every user)."""
+    return (obj.get("apiVersion", ""), obj.get("kind", "")) in KUBERNETES_FILES
 
 
 def strict(schema: dict[str, Any]) -> dict[str, Any]:
@@ -117,8 +141,9 @@ def _crd_schema(path: str, version: str) -> dict[str, Any]:
 @functools.cache
 def _kubernetes_registry() -> Registry:
     registry: Registry = Registry()
-    for file in KUBERNETES.glob("*.json"):
-        contents = json.loads(file.read_text())
+    # The kinds' own files refer to each other only through _definitions.json.
+    for name in ("_definitions.json", *KUBERNETES_FILES.values()):
+        contents = json.loads((KUBERNETES / name).read_text())
         registry = registry.with_resource(contents["$id"], Resource.from_contents(contents))
     return registry
 
@@ -132,6 +157,7 @@ def errors(obj: dict[str, Any], schema: dict[str, Any] | None = None) -> list[st
         contents = json.loads((KUBERNETES / KUBERNETES_FILES[key]).read_text())
         validator = jsonschema.Draft202012Validator(contents, registry=_kubernetes_registry())
     elif key in CRD_FILES:
+        require_crds()
         version = key[0].rsplit("/", 1)[-1]
         validator = jsonschema.Draft7Validator(_crd_schema(CRD_FILES[key], version))
     else:

@@ -24,6 +24,8 @@ from google.protobuf import json_format
 
 from tests import support
 
+pytestmark = pytest.mark.slow
+
 QUEUE_URL = "https://sqs.us-east-1.amazonaws.com/123456789012/asya-production-image-enhancer"
 ALWAYS = {"sqs-queue", "serviceaccount", "triggerauthentication", "deployment"}
 READY = {"type": "Ready", "status": "True", "reason": "Available"}

@@ -14,6 +14,8 @@ from google.protobuf import json_format
 from function import limits
 from tests import support
 
+pytestmark = pytest.mark.slow
+
 TIMEOUT = 60  # seconds; a bound on every call, so a hang fails the test
 
 

@@ -17,6 +17,8 @@ from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 from tests import schemas, support
 
+pytestmark = pytest.mark.slow
+
 NONROOT = 65532
 READ_ONLY_AS_NONROOT = f"""
 set -e
@@ -69,11 +71,18 @@ def test_serves_as_nonroot_on_a_read_only_root_filesystem() -> None:
     assert "Permission denied" not in err
 
 
-def test_the_install_example_asks_for_a_hardened_runtime() -> None:
-    schemas.require_shared()
-    runtime, function = schemas.load_all(support.ROOT / "examples" / "install" / "function.yaml")
+INSTALL = support.ROOT / "examples" / "install" / "function.yaml"
+
+
+def test_the_install_example_validates_against_crossplanes_crds() -> None:
+    schemas.require_crds()
+    runtime, function = schemas.load_all(INSTALL)
     assert schemas.errors(runtime) == []
     assert schemas.errors(function) == []
+
+
+def test_the_install_example_asks_for_a_hardened_runtime() -> None:
+    runtime, function = schemas.load_all(INSTALL)
     pod = runtime["spec"]["deploymentTemplate"]["spec"]["template"]["spec"]
     assert pod["securityContext"]["runAsUser"] == NONROOT
     [container] = pod["containers"]

@@ -13,6 +13,8 @@ from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 from function import fn, render
 from tests import support
 
+pytestmark = pytest.mark.slow
+
 SECRET = "s3cr3t-9f7c"  # short enough to survive any truncation of logged values
 
 
