@@ -307,10 +307,12 @@ def test_the_actors_own_invalid_value_is_an_actor_error() -> None:
 @pytest.mark.parametrize(
     ("flavor_names", "message"),
     [
-        (["aaa", "aaa"], "listed more than once: aaa"),
-        ([f"flavor-{n}" for n in range(9)], "at most 8 flavors, got 9"),
-        (["ab"], "3 or more characters: ab"),
-        ("cpu", "must be a list of flavor names"),
+        pytest.param(["aaa", "aaa"], "listed more than once: aaa", id="a flavor listed twice"),
+        pytest.param(
+            [f"flavor-{n}" for n in range(9)], "at most 8 flavors, got 9", id="more than eight"
+        ),
+        pytest.param(["ab"], "3 or more characters: ab", id="a name shorter than the XRD allows"),
+        pytest.param("cpu", "must be a list of flavor names", id="a string, not a list"),
     ],
 )
 def test_bad_flavor_lists_are_rejected(flavor_names: Any, message: str) -> None:
