@@ -100,7 +100,7 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     layers = [(f.name, _without_ignored(f, warnings)) for f in fetched]
     actor = {k: v for k, v in xr.spec.items() if k not in spec_model.INFRASTRUCTURE_FIELDS}
     _check_nesting(actor, layers)
-    data = merge.layered(spec_model.DEFAULTS, merge.merge_flavors(layers), actor)
+    data = merge.layered(spec_model.DEFAULTS, merge.merge_flavors(layers, settled=actor), actor)
     _with_state_proxy_defaults(data)
     for key in ("actor", "flavors"):
         if key in xr.spec:

@@ -64,7 +64,9 @@ def _append_new(out: list[Any], items: Sequence[Any], seen: set[Any]) -> None:
 class _FlavorMerge:
     """One fold of flavors; finds who set a value only when a conflict needs the name."""
 
-    def __init__(self) -> None:
+    def __init__(self, settled: dict[str, Any]) -> None:
+        # What the actor sets itself: a clash there is no conflict, the actor wins it.
+        self.settled = settled
         self.merged_so_far: list[tuple[str, dict[str, Any]]] = []
         self.current = ""
         self.merger = Merger(
@@ -120,6 +122,8 @@ class _FlavorMerge:
                 base[positions[ident]] = self.merger.value_strategy(
                     list(item_path), base[positions[ident]], rest
                 )
+            elif contains(self.settled, item_path):
+                base[positions[ident]] = item
             else:
                 raise self._conflict(item_path)
         return base
@@ -129,9 +133,13 @@ class _FlavorMerge:
             return STRATEGY_END
         # The same scalar set twice is a conflict even with equal values: one
         # flavor must own each leaf, so changing either flavor stays predictable.
+        if contains(self.settled, path):
+            return nxt
         raise self._conflict(tuple(path))
 
     def _types(self, _config: Merger, path: list[str | Item], base: Any, nxt: Any) -> Any:
+        if contains(self.settled, path):
+            return nxt
         if not isinstance(base, dict | list) and not isinstance(nxt, dict | list):
             raise self._conflict(tuple(path))
         raise MergeConflictError(
@@ -149,11 +157,15 @@ class _FlavorMerge:
         return merged
 
 
-def merge_flavors(flavors: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+def merge_flavors(
+    flavors: Sequence[tuple[str, dict[str, Any]]], settled: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Merge flavors in order: lists append, maps merge, a leaf set twice conflicts.
 
     Args:
         flavors: (flavor name, data) pairs in the order the actor lists them.
+        settled: the actor's own spec. A leaf (or identity item) it sets is never a
+            conflict between flavors: the actor's value replaces both (SPEC §5.4).
 
     Returns:
         A new dict; the inputs are left untouched.
@@ -161,7 +173,7 @@ def merge_flavors(flavors: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, An
     Raises:
         MergeConflictError: naming both flavors and the dotted path of the clash.
     """
-    return _FlavorMerge().fold(flavors)
+    return _FlavorMerge(settled or {}).fold(flavors)
 
 
 def overlay(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
