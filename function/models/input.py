@@ -18,10 +18,10 @@ _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
 
 
 class _Settings(BaseModel):
-    """Base for every Input section: camelCase keys, unknown keys rejected, immutable."""
+    """Base for every Input section: camelCase keys, unknown keys rejected, immutable, strict."""
 
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True, strict=True
     )
 
 

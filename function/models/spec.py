@@ -15,10 +15,15 @@ MAX_FLAVORS = 8
 
 
 class _Spec(BaseModel):
-    """Base for spec sections: camelCase keys, unknown keys rejected, immutable."""
+    """Base for spec sections: camelCase keys, unknown keys rejected, immutable, strict.
+
+    Strict: a string or a boolean where an integer belongs (`replicas: "3"`,
+    `maxReplicaCount: true`) is refused, never coerced, so what is rendered and
+    what is handed on to later steps are the same typed values.
+    """
 
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True, strict=True
     )
 
 
@@ -163,7 +168,7 @@ class StateProxy(_Spec):
 class NamedContainer(BaseModel):
     """A user container (sidecar or init container); any Container field is kept."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
 
     name: str = Field(min_length=1)
 

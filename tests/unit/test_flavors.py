@@ -214,8 +214,8 @@ def test_an_invalid_value_names_its_path_and_the_flavor_that_set_it() -> None:
     with pytest.raises(FlavorError) as raised:
         resolve({}, flavor("fast", {"scaling": {"maxReplicaCount": "lots"}}))
     assert str(raised.value) == (
-        "invalid flavor data: scaling.maxReplicaCount: Input should be a valid integer, "
-        'unable to parse string as an integer (from flavor "fast")'
+        "invalid flavor data: scaling.maxReplicaCount: Input should be a valid integer "
+        '(from flavor "fast")'
     )
 
 
@@ -328,3 +328,24 @@ def test_the_namespace_comes_from_the_claim_label_claim_ref_or_metadata() -> Non
     )
     with pytest.raises(InputError, match="cannot find the actor's namespace"):
         xr_model.parse(base)
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        pytest.param({"replicas": "3"}, "replicas", id="a string for an integer"),
+        pytest.param(
+            {"scaling": {"enabled": "no"}}, "scaling.enabled", id="a string for a boolean"
+        ),
+        pytest.param(
+            {"scaling": {"maxReplicaCount": True}},
+            "scaling.maxReplicaCount",
+            id="a boolean for an integer",
+        ),
+    ],
+)
+def test_values_of_the_wrong_type_are_refused_not_coerced(data: dict[str, Any], where: str) -> None:
+    with pytest.raises(FlavorError) as raised:
+        resolve({}, flavor("typed", data))
+    assert str(raised.value).startswith(f"invalid flavor data: {where}: ")
+    assert str(raised.value).endswith('(from flavor "typed")')
