@@ -32,6 +32,16 @@ class FlavorError(FunctionError):
     reason = "InvalidFlavor"
 
 
+class SpecError(FlavorError):
+    """The actor's own spec, as resolved, holds a value that cannot be rendered or applied.
+
+    Shaped like a flavor's error (path and source named, `FlavorsResolved=False`),
+    with its own reason.
+    """
+
+    reason = "InvalidSpec"
+
+
 class WaitingForFlavorsError(FlavorError):
     """Some requested flavors do not exist; fail closed until they do."""
 

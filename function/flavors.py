@@ -9,14 +9,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from function import limits, merge, paths
-from function.errors import FlavorError, InputError
+from function.errors import FlavorError, SpecError
 from function.models import spec as spec_model
 from function.models.xr import CROSSPLANE_MACHINERY, Composite
+from function.provenance import ACTOR, Provenance
 
 DEPRECATED_LABEL = "asya.sh/deprecated"
 DEPRECATION_MESSAGE = "asya.sh/deprecation-message"
 IGNORED_IN_FLAVORS = frozenset(spec_model.INFRASTRUCTURE_FIELDS) | CROSSPLANE_MACHINERY
-ACTOR = "the actor's spec"
 
 
 @dataclass(frozen=True)
@@ -31,9 +31,10 @@ class Flavor:
 
 @dataclass(frozen=True)
 class Resolution:
-    """The resolved spec (validated and typed), the flavors applied, and warnings."""
+    """The resolved spec (validated and typed), where its values came from, the flavors applied."""
 
     spec: spec_model.Spec
+    provenance: Provenance
     applied: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
 
@@ -90,7 +91,7 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
         MergeConflictError: when two flavors set the same leaf.
         FlavorError: when the result is invalid, naming the path and the flavor
             that set the value.
-        InputError: when the actor's own spec is invalid.
+        SpecError: when the actor's own spec is invalid, naming the path.
     """
     warnings = [
         f'flavor "{f.name}" is deprecated: {f.deprecation_message or "no reason given"}'
@@ -105,14 +106,19 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     for key in ("actor", "flavors"):
         if key in xr.spec:
             data[key] = xr.spec[key]
-    sources = [(ACTOR, actor), *((f'flavor "{name}"', layer) for name, layer in layers)]
+    provenance = Provenance(
+        data, ((ACTOR, actor), *((f'flavor "{name}"', layer) for name, layer in layers))
+    )
     try:
         model = spec_model.Spec.model_validate(data)
     except ValidationError as exc:
-        raise _invalid(exc, data, sources) from None
-    # After validation, so env and secretRefs have their shapes.
-    _check_env(data, sources)
-    return Resolution(spec=model, applied=tuple(f.name for f in fetched), warnings=tuple(warnings))
+        raise provenance.invalid(exc) from None
+    return Resolution(
+        spec=model,
+        provenance=provenance,
+        applied=tuple(f.name for f in fetched),
+        warnings=tuple(warnings),
+    )
 
 
 def _check_nesting(actor: dict[str, Any], layers: Sequence[tuple[str, dict[str, Any]]]) -> None:
@@ -120,72 +126,10 @@ def _check_nesting(actor: dict[str, Any], layers: Sequence[tuple[str, dict[str, 
     too_deep = f"nests more than {limits.MAX_NESTING} levels deep"
     path = limits.too_deep(actor)
     if path is not None:
-        raise InputError(f"invalid actor spec: {paths.dotted(path)}: {too_deep}")
+        raise SpecError(f"invalid actor spec: {paths.dotted(path)}: {too_deep}")
     for name, layer in layers:
         path = limits.too_deep(layer)
         if path is not None:
             raise FlavorError(
                 f'invalid flavor data: {paths.dotted(path)}: {too_deep} (from flavor "{name}")'
             )
-
-
-def _invalid(
-    exc: ValidationError, data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]
-) -> FlavorError | InputError:
-    problems = []
-    blamed_flavor = False
-    for error in exc.errors(include_url=False)[:5]:
-        loc = list(error["loc"])
-        message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
-        path = paths.located(data, loc)
-        origin = _source_of(path, sources)
-        where = paths.dotted(path) or "<spec>"
-        if origin is None or origin == ACTOR:
-            problems.append(f"{where}: {message}" + (f" (from {ACTOR})" if origin else ""))
-        else:
-            blamed_flavor = True
-            problems.append(f"{where}: {message} (from {origin})")
-    text = "; ".join(problems)
-    if blamed_flavor:
-        return FlavorError(f"invalid flavor data: {text}")
-    return InputError(f"invalid actor spec: {text}")
-
-
-def _source_of(path: paths.Path, sources: Sequence[tuple[str, dict[str, Any]]]) -> str | None:
-    """Name the first layer (the actor, then flavors in order) that set the value at path."""
-    return next((name for name, layer in sources if paths.contains(layer, path)), None)
-
-
-def _env_locations(data: dict[str, Any]) -> list[tuple[str, tuple[Any, ...]]]:
-    """Return (env var name, its path) for every runtime env var of validated data."""
-    found: list[tuple[str, tuple[Any, ...]]] = [
-        (item["name"], ("env", i)) for i, item in enumerate(data.get("env", []))
-    ]
-    for i, ref in enumerate(data.get("secretRefs", [])):
-        found.extend(
-            (key["envVar"], ("secretRefs", i, "keys", j)) for j, key in enumerate(ref["keys"])
-        )
-    return found
-
-
-def _check_env(data: dict[str, Any], sources: Sequence[tuple[str, dict[str, Any]]]) -> None:
-    """Each runtime env var name appears once and none is one the platform sets."""
-
-    def where(loc: tuple[Any, ...]) -> str:
-        # Only on the error path: finding a source scans the layers.
-        origin = f"from {_source_of(paths.located(data, loc), sources) or 'defaults'}"
-        if loc[0] == "env":
-            return f"env ({origin})"
-        return f"secretRefs[{data['secretRefs'][loc[1]]['secretName']}] ({origin})"
-
-    seen: dict[str, tuple[Any, ...]] = {}
-    for name, loc in _env_locations(data):
-        if name in spec_model.PLATFORM_RUNTIME_ENV:
-            raise FlavorError(
-                f'invalid env: "{name}" is set by the platform and cannot be set in {where(loc)}'
-            )
-        if name in seen:
-            raise FlavorError(
-                f'invalid env: "{name}" is defined twice, in {where(seen[name])} and in {where(loc)}'
-            )
-        seen[name] = loc

@@ -9,7 +9,17 @@ from typing import Any
 from crossplane.function import logging, response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import errors, flavors, merge, parse, render, requirements, status, structs
+from function import (
+    errors,
+    flavors,
+    merge,
+    parse,
+    render,
+    requirements,
+    status,
+    structs,
+    validate,
+)
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.spec import as_data
@@ -93,7 +103,7 @@ def pipeline(
     wanted: list[requirements.Requirement],
     caches: parse.Caches,
 ) -> Pending | Composed:
-    """Run the stages after the XR is read: Input → flavors → resolve → render → status.
+    """Run the stages after the XR is read: Input → flavors → resolve → validate → render → status.
 
     Raises:
         FunctionError: for any input the composition cannot proceed with.
@@ -109,6 +119,7 @@ def pipeline(
         )
     layers = [flavors.from_environment_config(r.flavor, fetched[r.key][0]) for r in wanted]
     resolution = flavors.resolve(xr, layers)
+    validate.check(resolution.spec, settings, resolution.provenance)
     plan = Plan(
         xr=xr, spec=resolution.spec, settings=settings, observed=parse.observed_resources(req)
     )

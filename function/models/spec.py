@@ -7,11 +7,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from function.models import pod
+
 PullPolicy = Literal["Always", "IfNotPresent", "Never"]
 DNS_LABEL = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$"
 # Fields that say what the actor is or which flavors it uses; flavors cannot set them.
 INFRASTRUCTURE_FIELDS = ("actor", "transport", "flavors")
 MAX_FLAVORS = 8
+MAX_STATE_PROXY_NAME = 63 - len(pod.CONNECTOR_PREFIX)
 
 
 class _Spec(BaseModel):
@@ -159,7 +162,8 @@ class Connector(_Spec):
 class StateProxy(_Spec):
     """A state mount served by a connector container."""
 
-    name: str = Field(min_length=1, max_length=63, pattern=DNS_LABEL)
+    # Its connector container is `asya-state-proxy-<name>`, which must fit in 63.
+    name: str = Field(min_length=1, max_length=MAX_STATE_PROXY_NAME, pattern=DNS_LABEL)
     mount: Mount
     write_mode: Literal["buffered", "passthrough"] = "buffered"
     connector: Connector
@@ -175,8 +179,11 @@ class NamedContainer(BaseModel):
     @field_validator("name")
     @classmethod
     def _not_reserved(cls, name: str) -> str:
-        if name.startswith("asya-"):
-            raise ValueError("container names starting with 'asya-' are reserved for internal use")
+        if name.startswith(pod.RESERVED_CONTAINER_PREFIX):
+            raise ValueError(
+                f"container names starting with '{pod.RESERVED_CONTAINER_PREFIX}' are reserved "
+                "for internal use"
+            )
         return name
 
 
@@ -227,7 +234,3 @@ STATE_PROXY_DEFAULTS: dict[str, Any] = {
     "writeMode": StateProxy.model_fields["write_mode"].default,
     "connector": {"imagePullPolicy": Connector.model_fields["image_pull_policy"].default},
 }
-# Env vars the platform sets on the runtime container; users cannot set them.
-PLATFORM_RUNTIME_ENV = frozenset(
-    {"ASYA_HANDLER", "ASYA_SOCKET_DIR", "ASYA_ENABLE_VALIDATION", "ASYA_STATE_PROXY_MOUNTS"}
-)

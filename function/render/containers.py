@@ -5,16 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from function.errors import InputError
+from function.models import pod
 from function.models.plan import Plan
 from function.models.spec import as_data
 from function.render import meta, transports
-
-RUNTIME = "asya-runtime"
-SIDECAR = "asya-sidecar"
-STATE_SOCKETS = "/var/run/asya/state"
-# The sidecar env var a user's sidecar.env may replace; the rest identify the actor.
-OVERRIDABLE_SIDECAR_ENV = frozenset({"ASYA_LOG_LEVEL"})
 
 
 def go_json(value: Any) -> str:
@@ -65,17 +59,17 @@ def runtime(plan: Plan) -> dict[str, Any]:
         mounts = ";".join(f"{p.name}:{p.mount.path}:write={p.write_mode}" for p in spec.state_proxy)
         env.append({"name": "ASYA_STATE_PROXY_MOUNTS", "value": mounts})
     mounts_: list[dict[str, Any]] = [
-        {"name": "socket-dir", "mountPath": sidecar.socket_dir},
-        {"name": "tmp", "mountPath": "/tmp"},  # noqa: S108  # The pod's own emptyDir.
+        {"name": pod.SOCKET_VOLUME, "mountPath": sidecar.socket_dir},
+        {"name": pod.TMP_VOLUME, "mountPath": pod.TMP_PATH},
         {
-            "name": "asya-runtime",
+            "name": pod.RUNTIME_VOLUME,
             "mountPath": sidecar.runtime_mount_path,
             "subPath": "asya_runtime.py",
             "readOnly": True,
         },
     ]
     if spec.state_proxy:
-        mounts_.append({"name": "state-sockets", "mountPath": STATE_SOCKETS})
+        mounts_.append({"name": pod.STATE_VOLUME, "mountPath": pod.STATE_SOCKETS})
     for mount in spec.volume_mounts:
         kept = {"name": mount.get("name"), "mountPath": mount.get("mountPath")}
         kept |= {
@@ -85,7 +79,7 @@ def runtime(plan: Plan) -> dict[str, Any]:
         }
         mounts_.append(kept)
     container: dict[str, Any] = {
-        "name": RUNTIME,
+        "name": pod.RUNTIME,
         "image": spec.image,
         "imagePullPolicy": spec.image_pull_policy,
         "command": [spec.python_executable, sidecar.runtime_mount_path],
@@ -120,8 +114,7 @@ def sidecar_image(plan: Plan) -> tuple[str, str]:
 def sidecar(plan: Plan, url: str) -> dict[str, Any]:
     """The Asya sidecar: it polls the queue and hands messages to the runtime.
 
-    Raises:
-        InputError: when the actor's sidecar.env sets a variable the platform owns.
+    The validation stage has kept `sidecar.env` off the names the platform sets.
     """
     spec, settings = plan.spec, plan.settings.sidecar
     env: list[dict[str, Any]] = [
@@ -139,12 +132,8 @@ def sidecar(plan: Plan, url: str) -> dict[str, Any]:
         env.append({"name": "ASYA_IS_END_ACTOR", "value": "true"})
     platform = {item["name"]: index for index, item in enumerate(env)}
     for item in spec.sidecar.env if spec.sidecar else []:
-        if item.name in OVERRIDABLE_SIDECAR_ENV:
+        if item.name in pod.OVERRIDABLE_SIDECAR_ENV:
             env[platform[item.name]] = {"name": item.name, "value": item.value}
-        elif item.name in platform:
-            raise InputError(
-                f'invalid sidecar.env: "{item.name}" is set by the platform and cannot be overridden'
-            )
         else:
             env.append({"name": item.name, "value": item.value})
     tracing = spec.tracing
@@ -165,13 +154,13 @@ def sidecar(plan: Plan, url: str) -> dict[str, Any]:
         env.append({"name": "ASYA_RESILIENCY_ACTOR_TIMEOUT", "value": resiliency.actor_timeout})
     image, policy = sidecar_image(plan)
     container: dict[str, Any] = {
-        "name": SIDECAR,
+        "name": pod.SIDECAR,
         "image": image,
         "imagePullPolicy": policy,
         "env": env,
         "volumeMounts": [
-            {"name": "socket-dir", "mountPath": settings.socket_dir},
-            {"name": "tmp", "mountPath": "/tmp"},  # noqa: S108  # The pod's own emptyDir.
+            {"name": pod.SOCKET_VOLUME, "mountPath": settings.socket_dir},
+            {"name": pod.TMP_VOLUME, "mountPath": pod.TMP_PATH},
         ],
     }
     if settings.aws_creds_secret:
@@ -187,12 +176,12 @@ def connectors(plan: Plan) -> list[dict[str, Any]]:
     for proxy in plan.spec.state_proxy:
         connector = proxy.connector
         container: dict[str, Any] = {
-            "name": f"asya-state-proxy-{proxy.name}",
+            "name": pod.connector_name(proxy.name),
             "image": connector.image,
             "imagePullPolicy": connector.image_pull_policy,
-            "env": [{"name": "CONNECTOR_SOCKET", "value": f"{STATE_SOCKETS}/{proxy.name}.sock"}]
+            "env": [{"name": "CONNECTOR_SOCKET", "value": f"{pod.STATE_SOCKETS}/{proxy.name}.sock"}]
             + [{"name": e.name, "value": e.value} for e in connector.env],
-            "volumeMounts": [{"name": "state-sockets", "mountPath": STATE_SOCKETS}],
+            "volumeMounts": [{"name": pod.STATE_VOLUME, "mountPath": pod.STATE_SOCKETS}],
         }
         if connector.resources:
             container["resources"] = connector.resources

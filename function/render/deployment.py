@@ -4,31 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.errors import InputError
+from function.models import pod
 from function.models.plan import Plan
 from function.models.spec import as_data
 from function.render import containers, meta, transports
 
-PLATFORM_VOLUMES = frozenset({"socket-dir", "tmp", "asya-runtime", "state-sockets"})
-
 
 def _volumes(plan: Plan) -> list[dict[str, Any]]:
     volumes: list[dict[str, Any]] = [
-        {"name": "socket-dir", "emptyDir": {}},
-        {"name": "tmp", "emptyDir": {}},
+        {"name": pod.SOCKET_VOLUME, "emptyDir": {}},
+        {"name": pod.TMP_VOLUME, "emptyDir": {}},
         {
-            "name": "asya-runtime",
+            "name": pod.RUNTIME_VOLUME,
             "configMap": {"name": plan.settings.sidecar.runtime_config_map, "defaultMode": 0o755},
         },
     ]
     if plan.spec.state_proxy:
-        volumes.append({"name": "state-sockets", "emptyDir": {}})
-    for volume in plan.spec.volumes:
-        if volume.get("name") in PLATFORM_VOLUMES:
-            raise InputError(
-                f'invalid volumes: "{volume.get("name")}" is a volume the platform adds; pick another name'
-            )
-        volumes.append(volume)
+        volumes.append({"name": pod.STATE_VOLUME, "emptyDir": {}})
+    # The validation stage has kept user volumes off the platform's names.
+    volumes.extend(plan.spec.volumes)
     return volumes
 
 
@@ -50,25 +44,25 @@ def render(plan: Plan) -> dict[str, Any]:
     """
     spec = plan.spec
     url = transports.of(plan).queue_url(plan)
-    pod: dict[str, Any] = {"terminationGracePeriodSeconds": 30}
+    template_spec: dict[str, Any] = {"terminationGracePeriodSeconds": 30}
     if plan.settings.irsa.enabled:
-        pod["serviceAccountName"] = plan.settings.irsa.service_account_name
+        template_spec["serviceAccountName"] = plan.settings.irsa.service_account_name
     if spec.init_containers:
-        pod["initContainers"] = [as_data(container) for container in spec.init_containers]
-    pod["containers"] = [
+        template_spec["initContainers"] = [as_data(container) for container in spec.init_containers]
+    template_spec["containers"] = [
         containers.runtime(plan),
         containers.sidecar(plan, url),
         *containers.connectors(plan),
         *(as_data(container) for container in spec.sidecars),
     ]
-    pod["volumes"] = _volumes(plan)
+    template_spec["volumes"] = _volumes(plan)
     if spec.node_selector:
-        pod["nodeSelector"] = spec.node_selector
+        template_spec["nodeSelector"] = spec.node_selector
     if spec.tolerations:
-        pod["tolerations"] = spec.tolerations
+        template_spec["tolerations"] = spec.tolerations
     deployment_spec: dict[str, Any] = {
         "selector": {"matchLabels": {"app.kubernetes.io/name": plan.actor}},
-        "template": {"metadata": {"labels": pod_labels(plan)}, "spec": pod},
+        "template": {"metadata": {"labels": pod_labels(plan)}, "spec": template_spec},
     }
     if not spec.scaling.enabled:
         deployment_spec = {"replicas": spec.replicas} | deployment_spec

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from function import flavors
-from function.errors import FlavorError, InputError, MergeConflictError
+from function import flavors, validate
+from function.errors import FlavorError, InputError, MergeConflictError, SpecError
+from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.spec import as_data
 
@@ -27,10 +28,13 @@ def flavor(name: str, data: dict[str, Any], **metadata: Any) -> flavors.Flavor:
 
 
 def resolve(spec: dict[str, Any], *layers: flavors.Flavor) -> flavors.Resolution:
+    """Resolve and validate, as the function does before it renders."""
     names = [layer.name for layer in layers]
-    return flavors.resolve(
+    resolution = flavors.resolve(
         composite(**spec, flavors=names) if names else composite(**spec), list(layers)
     )
+    validate.check(resolution.spec, fn_input.parse({}), resolution.provenance)
+    return resolution
 
 
 def test_defaults_fill_in_what_nobody_set() -> None:
@@ -299,7 +303,7 @@ def test_platform_env_names_cannot_be_set(name: str) -> None:
 
 def test_the_actors_own_invalid_value_is_an_actor_error() -> None:
     with pytest.raises(
-        InputError, match=r"invalid actor spec: replicas: .*\(from the actor's spec\)"
+        SpecError, match=r"invalid actor spec: replicas: .*\(from the actor's spec\)"
     ):
         resolve({"replicas": 0})
 

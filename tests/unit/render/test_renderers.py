@@ -259,7 +259,7 @@ def test_the_actors_sidecar_image_and_resources_are_honoured() -> None:
     assert sidecar["resources"] == {"limits": {"memory": "64Mi"}}
 
 
-def test_sidecar_env_may_set_the_log_level_but_not_identity() -> None:
+def test_sidecar_env_may_set_the_log_level() -> None:
     sidecar = pod(
         spec={
             "sidecar": {
@@ -272,8 +272,6 @@ def test_sidecar_env_may_set_the_log_level_but_not_identity() -> None:
     )["containers"][1]
     assert env(sidecar)["ASYA_LOG_LEVEL"] == "debug"
     assert [e["name"] for e in sidecar["env"]].count("ASYA_LOG_LEVEL") == 1
-    with pytest.raises(InputError, match='"ASYA_ACTOR_NAME" is set by the platform'):
-        pod(spec={"sidecar": {"env": [{"name": "ASYA_ACTOR_NAME", "value": "other"}]}})
 
 
 def test_tracing_from_the_actor_wins_over_the_input() -> None:
@@ -315,11 +313,6 @@ def test_user_sidecars_init_containers_and_volumes_are_added() -> None:
         "mountPath": "/models",
         "readOnly": True,
     }
-
-
-def test_a_user_volume_cannot_take_a_platform_volume_name() -> None:
-    with pytest.raises(InputError, match='"tmp" is a volume the platform adds'):
-        pod(spec={"volumes": [{"name": "tmp", "emptyDir": {}}]})
 
 
 def test_user_labels_go_on_every_object_but_crossplane_labels_do_not() -> None:

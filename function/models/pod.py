@@ -1,0 +1,66 @@
+"""What the platform puts in every actor's pod: container, volume and env names, mount paths.
+
+The renderers build the pod from these names and the validation stage keeps users
+off them, so a name is reserved exactly where it is used.
+"""
+
+from __future__ import annotations
+
+RUNTIME = "asya-runtime"
+SIDECAR = "asya-sidecar"
+CONNECTOR_PREFIX = "asya-state-proxy-"
+# User containers may not start with it (the platform's containers all do).
+RESERVED_CONTAINER_PREFIX = "asya-"
+
+SOCKET_VOLUME = "socket-dir"
+TMP_VOLUME = "tmp"
+RUNTIME_VOLUME = "asya-runtime"
+STATE_VOLUME = "state-sockets"
+PLATFORM_VOLUMES = frozenset({SOCKET_VOLUME, TMP_VOLUME, RUNTIME_VOLUME, STATE_VOLUME})
+
+TMP_PATH = "/tmp"  # noqa: S108  # The pod's own emptyDir.
+STATE_SOCKETS = "/var/run/asya/state"
+
+# Env vars the platform sets on the runtime container.
+RUNTIME_ENV = frozenset(
+    {"ASYA_HANDLER", "ASYA_SOCKET_DIR", "ASYA_ENABLE_VALIDATION", "ASYA_STATE_PROXY_MOUNTS"}
+)
+# Every env var the platform may set on the sidecar, for every transport and at every
+# stage of an actor's life (ASYA_QUEUE_URL only once the queue has its URL): a name is
+# refused in `sidecar.env` whether or not the platform sets it yet.
+SIDECAR_ENV = frozenset(
+    {
+        "ASYA_SOCKET_DIR",
+        "ASYA_ACTOR_NAME",
+        "ASYA_NAMESPACE",
+        "ASYA_ACTOR_SINK",
+        "ASYA_ACTOR_SUMP",
+        "ASYA_ACTOR_HAPPY_END",
+        "ASYA_ACTOR_ERROR_END",
+        "ASYA_IS_END_ACTOR",
+        "ASYA_TRANSPORT",
+        "ASYA_AWS_REGION",
+        "ASYA_QUEUE_URL",
+        "ASYA_SQS_ENDPOINT",
+        "ASYA_RABBITMQ_URL",
+        "ASYA_PUBSUB_PROJECT_ID",
+        "ASYA_PUBSUB_ENDPOINT",
+        "ASYA_RESILIENCY_POLICIES",
+        "ASYA_RESILIENCY_RULES",
+        "ASYA_RESILIENCY_ACTOR_TIMEOUT",
+        # Set from `tracing`: configure tracing there.
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_PROTOCOL",
+    }
+)
+# The one sidecar env var an actor's `sidecar.env` replaces instead of being refused.
+OVERRIDABLE_SIDECAR_ENV = frozenset({"ASYA_LOG_LEVEL"})
+# Env vars the platform sets on each state-proxy connector.
+CONNECTOR_ENV = frozenset({"CONNECTOR_SOCKET"})
+# Refused in the user's own sidecars and init containers: they share the pod.
+ANY_PLATFORM_ENV = RUNTIME_ENV | SIDECAR_ENV | OVERRIDABLE_SIDECAR_ENV | CONNECTOR_ENV
+
+
+def connector_name(proxy: str) -> str:
+    """The container that serves a state proxy."""
+    return f"{CONNECTOR_PREFIX}{proxy}"
