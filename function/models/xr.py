@@ -40,16 +40,34 @@ class Composite:
     flavors: tuple[str, ...]
 
 
-def _namespace(body: dict[str, Any]) -> tuple[str, bool]:
-    metadata = body.get("metadata") or {}
+def _map(value: Any, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InputError(f"cannot read the observed composite resource: {where} must be a map")
+    return value
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"cannot read the observed composite resource: {where} must be a string")
+    return value
+
+
+def _labels(metadata: dict[str, Any]) -> dict[str, str]:
+    labels = _map(metadata.get("labels"), "metadata.labels")
+    return {key: _text(value, f"metadata.labels[{key}]") for key, value in labels.items()}
+
+
+def _namespace(body: dict[str, Any], labels: dict[str, str]) -> tuple[str, bool]:
+    metadata = _map(body.get("metadata"), "metadata")
     if metadata.get("namespace"):
-        return str(metadata["namespace"]), True
-    labels = metadata.get("labels") or {}
+        return _text(metadata["namespace"], "metadata.namespace"), True
     if labels.get(CLAIM_NAMESPACE_LABEL):
-        return str(labels[CLAIM_NAMESPACE_LABEL]), False
-    claim_ref = (body.get("spec") or {}).get("claimRef") or {}
-    if isinstance(claim_ref, dict) and claim_ref.get("namespace"):
-        return str(claim_ref["namespace"]), False
+        return labels[CLAIM_NAMESPACE_LABEL], False
+    claim_ref = _map(body["spec"].get("claimRef"), "spec.claimRef")
+    if claim_ref.get("namespace"):
+        return _text(claim_ref["namespace"], "spec.claimRef.namespace"), False
     raise InputError(
         "cannot find the actor's namespace: the XR has no metadata.namespace, no "
         f"{CLAIM_NAMESPACE_LABEL} label and no spec.claimRef.namespace"
@@ -83,20 +101,21 @@ def parse(body: dict[str, Any]) -> Composite:
     """Read the observed XR.
 
     Raises:
-        InputError: when the XR has no spec, no namespace can be found, or the
-            flavors list is not a list of unique names.
+        InputError: when the XR has no spec, its metadata is not shaped as
+            Kubernetes writes it, no namespace can be found, or the flavors list
+            is not a list of unique names.
     """
     spec = body.get("spec")
     if not isinstance(spec, dict):
         raise InputError("cannot read the observed composite resource: it has no spec")
-    metadata = body.get("metadata") or {}
-    namespace, namespaced = _namespace(body)
-    labels = metadata.get("labels") or {}
+    metadata = _map(body.get("metadata"), "metadata")
+    labels = _labels(metadata)
+    namespace, namespaced = _namespace(body, labels)
     return Composite(
-        name=str(metadata.get("name", "")),
+        name=_text(metadata.get("name", ""), "metadata.name"),
         namespace=namespace,
         namespaced=namespaced,
-        labels={str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {},
+        labels=labels,
         spec={k: v for k, v in spec.items() if k not in CROSSPLANE_MACHINERY},
         flavors=_flavors(spec),
     )

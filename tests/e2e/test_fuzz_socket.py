@@ -21,7 +21,15 @@ from hypothesis import strategies as st
 
 from function.observed import is_wrapped
 from tests import schemas, support
-from tests.unit.test_fuzz import KEYS, RESOURCE_NAMES, SPECS, TREES, check, fuzzed_request
+from tests.unit.test_fuzz import (
+    KEYS,
+    METADATA,
+    RESOURCE_NAMES,
+    SPECS,
+    TREES,
+    check,
+    fuzzed_request,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -80,7 +88,7 @@ def composed_objects(rsp: fnv1.RunFunctionResponse) -> list[dict[str, Any]]:
     spec=st.dictionaries(KEYS, extreme(), max_size=6),
     flavor=SPECS,
     observed=st.dictionaries(st.sampled_from(RESOURCE_NAMES), SPECS, max_size=5),
-    metadata=st.dictionaries(KEYS, TREES, max_size=3),
+    metadata=METADATA,
 )
 def test_arbitrary_requests_over_the_socket(
     stub: grpcv1.FunctionRunnerServiceStub,

@@ -139,3 +139,33 @@ def test_cached_flavors_come_out_of_calls_unchanged() -> None:
     assert runner.caches.flavors.hits == 2
     [cached] = runner.caches.flavors._items.values()
     assert cached == flavor_body
+
+
+@pytest.mark.parametrize(
+    ("metadata", "message"),
+    [
+        pytest.param(
+            {"name": "x", "labels": "oops"},
+            "cannot read the observed composite resource: metadata.labels must be a map",
+            id="labels that are not a map (escaped as a gRPC error before)",
+        ),
+        pytest.param(
+            {"name": "x", "labels": {"crossplane.io/claim-namespace": ["a"]}},
+            "cannot read the observed composite resource: "
+            "metadata.labels[crossplane.io/claim-namespace] must be a string",
+            id="a claim namespace that is a list (rendered into every object before)",
+        ),
+        pytest.param(
+            {"name": "x", "namespace": 3},
+            "cannot read the observed composite resource: metadata.namespace must be a string",
+            id="a namespace that is a number",
+        ),
+    ],
+)
+def test_xr_metadata_of_the_wrong_shape_is_a_fatal_naming_it(
+    metadata: dict[str, Any], message: str
+) -> None:
+    xr = support.MINIMAL_XR | {"metadata": metadata}
+    rsp = run(support.request(xr, meta=fnv1.RequestMeta(tag="shape")))
+    assert support.fatal_messages(rsp) == [message]
+    assert rsp.meta.tag == "shape"

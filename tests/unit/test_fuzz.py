@@ -45,6 +45,20 @@ TREES = st.recursive(
     SCALARS, lambda c: st.lists(c, max_size=4) | st.dictionaries(KEYS, c, max_size=5), max_leaves=25
 )
 SPECS = st.dictionaries(KEYS, TREES, max_size=8)
+# XR metadata of every shape: the keys the function reads, holding anything, and
+# label maps holding anything (a claim-namespace label that is a list, say).
+LABELS = st.dictionaries(
+    st.sampled_from(["crossplane.io/claim-namespace", "team", "asya.sh/actor"]) | KEYS, TREES
+)
+METADATA = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": TREES,
+        "namespace": TREES,
+        "labels": LABELS | TREES,
+        "annotations": LABELS | TREES,
+    },
+) | st.dictionaries(KEYS, TREES, max_size=4)
 RESOURCE_NAMES = [
     "sqs-queue",
     "deployment",
@@ -107,8 +121,8 @@ def test_arbitrary_specs_flavors_and_observed_state(
     check(req, call(req))
 
 
-@settings(max_examples=100, deadline=None)
-@given(step_input=SPECS, metadata=SPECS)
+@settings(max_examples=150, deadline=None)
+@given(step_input=SPECS, metadata=METADATA)
 def test_arbitrary_input_and_metadata(step_input: dict[str, Any], metadata: dict[str, Any]) -> None:
     xr = support.MINIMAL_XR | {"metadata": metadata}
     req = support.request(xr, input=support.struct(step_input), meta=fnv1.RequestMeta(tag="in"))
