@@ -45,9 +45,8 @@ def from_environment_config(name: str, body: dict[str, Any]) -> Flavor:
     Raises:
         FlavorError: when `data` is present but not a map.
     """
-    metadata = body.get("metadata") or {}
-    labels = metadata.get("labels") or {}
-    annotations = metadata.get("annotations") or {}
+    metadata = _map(body.get("metadata"))
+    labels, annotations = _map(metadata.get("labels")), _map(metadata.get("annotations"))
     data = body.get("data")
     if data is None:
         data = {}
@@ -55,24 +54,27 @@ def from_environment_config(name: str, body: dict[str, Any]) -> Flavor:
         raise FlavorError(
             f'invalid flavor data: flavor "{name}": data must be a map, got {merge.type_name(data)}'
         )
+    # The seed: "add a label or annotation" — either marks a flavor deprecated.
+    marks = (labels.get(DEPRECATED_LABEL), annotations.get(DEPRECATED_LABEL))
     return Flavor(
         name=name,
         data=data,
-        deprecated=str(labels.get(DEPRECATED_LABEL, "")).lower() == "true",
+        deprecated=any(str(mark).lower() == "true" for mark in marks if mark is not None),
         deprecation_message=str(annotations.get(DEPRECATION_MESSAGE, "")),
     )
 
 
+def _map(value: Any) -> dict[str, Any]:
+    """Metadata the function only reads for hints: anything but a map reads as empty."""
+    return value if isinstance(value, dict) else {}
+
+
 def _without_ignored(flavor: Flavor, warnings: list[str]) -> dict[str, Any]:
-    kept = {}
-    for key, value in flavor.data.items():
-        if key in IGNORED_IN_FLAVORS:
-            warnings.append(
-                f'flavor "{flavor.name}" sets {key}, which a flavor cannot set; ignored'
-            )
-            continue
-        kept[key] = value
-    return kept
+    ignored = sorted(key for key in flavor.data if key in IGNORED_IN_FLAVORS)
+    warnings.extend(
+        f'flavor "{flavor.name}" sets {key}, which a flavor cannot set; ignored' for key in ignored
+    )
+    return {key: value for key, value in flavor.data.items() if key not in IGNORED_IN_FLAVORS}
 
 
 def _with_state_proxy_defaults(data: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ import re
 from datetime import timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 from function.errors import InputError
@@ -14,6 +14,8 @@ from function.errors import InputError
 API_VERSION = "asya.fn.crossplane.io/v1beta1"
 KIND = "Input"
 
+_REGION = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
+_ACCOUNT = re.compile(r"^\d{12}$")
 _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
 
 
@@ -28,10 +30,31 @@ class _Settings(BaseModel):
 class AWS(_Settings):
     """Where and how queues are created."""
 
-    region: str = Field("us-east-1", min_length=1, description="AWS region of the queues.")
-    account_id: str = Field(
-        "", description="When set: DLQ redrive policy and ACCOUNT_ID in role ARNs."
+    region: str = Field(
+        "us-east-1",
+        pattern=r"^[a-z]{2}(-[a-z]+)+-\d+$",
+        description="AWS region of the queues, such as us-east-1.",
     )
+    account_id: str = Field(
+        "",
+        pattern=r"^(\d{12})?$",
+        description="The 12-digit AWS account id. When set: DLQ redrive policy and ACCOUNT_ID in role ARNs.",
+    )
+
+    @field_validator("region", mode="before")
+    @classmethod
+    def _a_region(cls, value: Any) -> Any:
+        if isinstance(value, str) and not _REGION.match(value):
+            raise ValueError(f"{value!r} is not an AWS region (such as us-east-1)")
+        return value
+
+    @field_validator("account_id", mode="before")
+    @classmethod
+    def _an_account(cls, value: Any) -> Any:
+        if isinstance(value, str) and value and not _ACCOUNT.match(value):
+            raise ValueError(f"{value!r} is not an AWS account id (12 digits)")
+        return value
+
     provider_config_name: str = Field("default", description="provider-aws ProviderConfig.")
     tags: dict[str, str] = Field(default_factory=dict, description="Extra tags on every queue.")
 
@@ -73,6 +96,12 @@ class Keda(_Settings):
 
     auth_provider: Literal["podIdentity", "secret"] = "podIdentity"
     secret_ref: KedaSecretRef = Field(default_factory=KedaSecretRef)
+
+    @model_validator(mode="after")
+    def _secret_mode_names_its_secret(self) -> Keda:
+        if self.auth_provider == "secret" and not self.secret_ref.name:
+            raise ValueError("secretRef.name is required with authProvider: secret")
+        return self
 
 
 class Tracing(_Settings):
@@ -156,5 +185,6 @@ def describe(exc: ValidationError) -> str:
     for error in exc.errors(include_url=False):
         path = ".".join(str(p) for p in error["loc"]) or "<root>"
         message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
+        message = message.removeprefix("Value error, ")
         parts.append(f"{path}: {message}")
     return "; ".join(parts)

@@ -33,7 +33,7 @@ def _schema(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
             out["additionalProperties"] = _schema(extra, defs)
     else:
         out["type"] = kind
-        for key in ("minimum", "maximum", "minLength"):
+        for key in ("minimum", "maximum", "minLength", "pattern"):
             if key in node:
                 out[key] = node[key]
     return out

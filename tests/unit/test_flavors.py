@@ -353,3 +353,44 @@ def test_values_of_the_wrong_type_are_refused_not_coerced(data: dict[str, Any], 
         resolve({}, flavor("typed", data))
     assert str(raised.value).startswith(f"invalid flavor data: {where}: ")
     assert str(raised.value).endswith('(from flavor "typed")')
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        pytest.param(["GPU_A100"], id="uppercase and underscore"),
+        pytest.param(["gpu h100"], id="a space"),
+        pytest.param(["x" * 254], id="longer than an object name may be"),
+    ],
+)
+def test_a_flavor_name_that_can_never_exist_is_refused_at_once(names: list[str]) -> None:
+    with pytest.raises(InputError, match="flavors: not a valid object name"):
+        composite(flavors=names)
+
+
+def test_a_flavor_deprecated_by_annotation_warns_like_one_deprecated_by_label() -> None:
+    by_label = flavor("old-gpu", {}, labels={"asya.sh/deprecated": "true"})
+    by_annotation = flavor(
+        "old-gpu",
+        {},
+        annotations={"asya.sh/deprecated": "true", "asya.sh/deprecation-message": "use gpu-l4"},
+    )
+    assert by_label.deprecated
+    assert by_annotation.deprecated
+    assert resolve({}, by_annotation).warnings == ('flavor "old-gpu" is deprecated: use gpu-l4',)
+
+
+def test_warnings_come_in_a_stable_order() -> None:
+    one = flavor("mixed", {"transport": "x", "actor": "y", "flavors": []})
+    other = flavor("mixed", {"flavors": [], "actor": "y", "transport": "x"})
+    assert resolve({}, one).warnings == resolve({}, other).warnings
+    assert [w.split(" sets ")[1].split(",")[0] for w in resolve({}, one).warnings] == [
+        "actor",
+        "flavors",
+        "transport",
+    ]
+
+
+def test_flavor_metadata_of_the_wrong_shape_reads_as_empty() -> None:
+    odd = flavors.from_environment_config("odd", {"metadata": {"labels": ["x"]}, "data": {}})
+    assert not odd.deprecated

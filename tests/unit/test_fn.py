@@ -45,6 +45,21 @@ def test_the_input_ttl_sets_the_response_ttl() -> None:
             id="bad-type",
         ),
         pytest.param({"ttl": "forever"}, "ttl", id="bad-ttl"),
+        pytest.param(
+            {"keda": {"authProvider": "secret"}},
+            "keda: secretRef.name is required with authProvider: secret",
+            id="secret mode without a secret (rendered name: '' before)",
+        ),
+        pytest.param(
+            {"aws": {"region": "Frankfurt"}},
+            "aws.region: 'Frankfurt' is not an AWS region (such as us-east-1)",
+            id="a region that is not one",
+        ),
+        pytest.param(
+            {"aws": {"accountId": "1234"}},
+            "aws.accountId: '1234' is not an AWS account id (12 digits)",
+            id="an account id that is not 12 digits",
+        ),
     ],
 )
 def test_an_invalid_input_is_a_fatal_result_naming_the_field(
