@@ -172,7 +172,8 @@ def respond(
         rsp,
         True,
         "Resolved",
-        f"Applied {len(resolution.applied)} flavors" + (f": {applied}" if applied else ""),
+        f"Applied {len(resolution.applied)} flavor{'' if len(resolution.applied) == 1 else 's'}"
+        + (f": {applied}" if applied else ""),
     )
     return rsp
 

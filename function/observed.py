@@ -72,3 +72,42 @@ def number(status: Mapping[str, Any], key: str) -> int:
     """Return an integer field of a status block (0 if absent or not a number)."""
     value = status.get(key)
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+MAX_MESSAGE = 300
+
+
+def bounded(text: str, limit: int = MAX_MESSAGE) -> str:
+    """A message cut to `limit` characters, so one provider error cannot bloat the status."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe(found: Mapping[str, Any] | None, kind: str) -> str:
+    """Say what a condition says: its message, else its reason, else its status."""
+    if found is None:
+        return f"no {kind} condition yet"
+    text = found.get("message") or found.get("reason") or f"{kind} is {found.get('status')}"
+    return bounded(str(text))
+
+
+def apply_failure(body: Mapping[str, Any] | None) -> str:
+    """Why Crossplane cannot apply a composed resource ('' when nothing says it cannot).
+
+    A managed resource or a provider-kubernetes Object reports a failed apply in
+    its own `Synced=False` condition, above any status of the object it manages.
+    """
+    if not body:
+        return ""
+    status = body.get("status")
+    found = condition(status, "Synced") if isinstance(status, Mapping) else None
+    if found is None or str(found.get("status")) != "False":
+        return ""
+    reason, message = found.get("reason") or "", found.get("message") or ""
+    return bounded(f"cannot apply: {': '.join(str(p) for p in (reason, message) if p)}")
+
+
+def awaits_manifest(body: Mapping[str, Any] | None) -> bool:
+    """Tell whether a provider-kubernetes Object has not observed its object yet."""
+    if not body or not is_wrapped(body):
+        return False
+    return not isinstance(_dig(body, "status", "atProvider", "manifest"), Mapping)

@@ -36,13 +36,14 @@ def _keda(plan: Plan, rendered: dict[str, Any]) -> tuple[bool, str]:
     body = plan.observed.get(meta.SCALED_OBJECT)
     if body is None:
         return False, "waiting for the ScaledObject to be created"
+    if failure := observed.apply_failure(body):
+        return False, f"ScaledObject {failure}"
+    if observed.awaits_manifest(body):
+        return False, "waiting for provider-kubernetes to observe the ScaledObject"
     status = observed.manifest_status(body)
     if not observed.is_true(status, "Ready"):
-        found = observed.condition(status, "Ready") or {}
-        return (
-            False,
-            f"ScaledObject is not ready: {found.get('message') or found.get('reason') or 'no Ready condition yet'}",
-        )
+        found = observed.condition(status, "Ready")
+        return False, f"ScaledObject is not ready: {observed.describe(found, 'Ready')}"
     return True, ""
 
 
@@ -50,15 +51,24 @@ def _workload(plan: Plan) -> tuple[bool, int, int, str]:
     body = plan.observed.get(meta.DEPLOYMENT)
     if body is None:
         return False, 0, 0, "waiting for the Deployment to be created"
+    if failure := observed.apply_failure(body):
+        return False, 0, 0, f"Deployment {failure}"
+    if observed.awaits_manifest(body):
+        return False, 0, 0, "waiting for provider-kubernetes to observe the Deployment"
     status = observed.manifest_status(body)
     replicas, ready = observed.number(status, "replicas"), observed.number(status, "readyReplicas")
     if not observed.is_true(status, "Available"):
-        found = observed.condition(status, "Available") or {}
-        detail = found.get("message") or f"{ready}/{replicas} ready replicas"
+        found = observed.condition(status, "Available")
+        detail = observed.bounded(str((found or {}).get("message") or ""))
+        detail = detail or f"{ready}/{replicas} ready replicas"
         return False, replicas, ready, f"Deployment is not available: {detail}"
-    if ready < replicas:
-        return True, replicas, ready, f"Deployment has {ready}/{replicas} ready replicas"
+    # Available: ready, however many replicas are still starting (the counts say so).
     return True, replicas, ready, ""
+
+
+def _exists(plan: Plan, name: str) -> bool:
+    """Ready once observed and applied: there is nothing further to wait for."""
+    return name in plan.observed and not observed.apply_failure(plan.observed[name])
 
 
 def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
@@ -87,9 +97,8 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     }
     readiness = {
         meta.QUEUE: queue_ready,
-        # These exist once observed: there is nothing further to wait for.
-        meta.SERVICE_ACCOUNT: meta.SERVICE_ACCOUNT in plan.observed,
-        meta.TRIGGER_AUTHENTICATION: meta.TRIGGER_AUTHENTICATION in plan.observed,
+        meta.SERVICE_ACCOUNT: _exists(plan, meta.SERVICE_ACCOUNT),
+        meta.TRIGGER_AUTHENTICATION: _exists(plan, meta.TRIGGER_AUTHENTICATION),
         meta.SCALED_OBJECT: keda_ready and meta.SCALED_OBJECT in plan.observed,
         meta.DEPLOYMENT: workload_ready,
     }

@@ -130,13 +130,12 @@ def queue_ready(plan: Plan) -> tuple[bool, str]:
     body = plan.observed.get(meta.QUEUE)
     if body is None:
         return False, "waiting for the queue to be created"
+    if failure := observed.apply_failure(body):
+        return False, f"queue {failure}"
     status = observed.manifest_status(body)
     if not observed.is_true(status, "Ready"):
         found = observed.condition(status, "Ready")
-        detail = (
-            (found or {}).get("message") or (found or {}).get("reason") or "no Ready condition yet"
-        )
-        return False, f"waiting for the queue to become ready: {detail}"
+        return False, f"waiting for the queue to become ready: {observed.describe(found, 'Ready')}"
     if not queue_url(plan):
         return False, "waiting for the queue URL"
     return True, ""

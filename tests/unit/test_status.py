@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
+from function import observed as observed_module
 from function import render, status
 from tests.unit.render.plans import plan, stage
 
@@ -124,15 +126,66 @@ def test_ready_reports_the_queue_url_arn_and_replicas() -> None:
     assert all(report.ready.values())
 
 
-def test_a_partly_ready_deployment_says_how_many_replicas_are_ready() -> None:
+def test_an_available_deployment_is_ready_with_an_empty_message_and_its_counts() -> None:
     observed = stage("ready")
     manifest_status = observed["deployment"]["status"]["atProvider"]["manifest"]["status"]
     manifest_status["readyReplicas"] = 3
     actor = plan(observed=observed)
     report = status.derive(actor, render.render_all(actor))
-    assert (
-        report.status["infrastructure"]["workload"]["message"]
-        == "Deployment has 3/5 ready replicas"
+    assert report.status["infrastructure"]["workload"] == {
+        "ready": True,
+        "replicas": 5,
+        "readyReplicas": 3,
+        "message": "",
+    }
+
+
+def synced_false(body: dict[str, Any], message: str) -> None:
+    body.setdefault("status", {})["conditions"] = [
+        {"type": "Synced", "status": "False", "reason": "ReconcileError", "message": message}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("resource", "part", "prefix"),
+    [
+        pytest.param("deployment", "workload", "Deployment", id="a wrapped Deployment"),
+        pytest.param("scaledobject", "keda", "ScaledObject", id="a wrapped ScaledObject"),
+        pytest.param("sqs-queue", "queue", "queue", id="the queue managed resource"),
+    ],
+)
+def test_a_resource_that_cannot_be_applied_says_why(resource: str, part: str, prefix: str) -> None:
+    observed = stage("ready")
+    synced_false(observed[resource], "admission webhook denied the request: " + "x" * 600)
+    actor = plan(observed=observed)
+    report = status.derive(actor, render.render_all(actor))
+    message = report.status["infrastructure"][part]["message"]
+    assert message.startswith(
+        f"{prefix} cannot apply: ReconcileError: admission webhook denied the request: xxx"
+    )
+    assert len(message) <= len(prefix) + 1 + observed_module.MAX_MESSAGE
+    assert report.status["infrastructure"][part]["ready"] is False
+    assert report.phase.value == "Creating"
+
+
+def test_an_object_provider_kubernetes_has_not_observed_yet_says_so() -> None:
+    observed = stage("ready")
+    del observed["deployment"]["status"]["atProvider"]["manifest"]
+    actor = plan(observed=observed)
+    report = status.derive(actor, render.render_all(actor))
+    assert report.status["infrastructure"]["workload"]["message"] == (
+        "waiting for provider-kubernetes to observe the Deployment"
+    )
+
+
+def test_a_ready_condition_that_is_false_without_a_reason_says_so() -> None:
+    observed = stage("ready")
+    manifest_status = observed["scaledobject"]["status"]["atProvider"]["manifest"]["status"]
+    manifest_status["conditions"] = [{"type": "Ready", "status": "False"}]
+    actor = plan(observed=observed)
+    report = status.derive(actor, render.render_all(actor))
+    assert report.status["infrastructure"]["keda"]["message"] == (
+        "ScaledObject is not ready: Ready is False"
     )
 
 
