@@ -29,7 +29,10 @@ def user_labels(plan: Plan) -> dict[str, str]:
 
 
 def labels(plan: Plan, component: str) -> dict[str, str]:
-    """The standard labels of an object: user labels, then the ones the platform owns."""
+    """The standard labels of an object: user labels, then the ones the platform owns.
+
+    The platform's come last, so a user label never replaces one of them.
+    """
     return user_labels(plan) | {
         "app.kubernetes.io/name": plan.actor,
         "app.kubernetes.io/component": component,
@@ -43,13 +46,15 @@ def compose(plan: Plan, manifest: dict[str, Any], *, watch: bool) -> dict[str, A
     """Return a Kubernetes object as Crossplane should compose it.
 
     A namespaced (Crossplane v2) XR composes it directly; a legacy XR wraps it in a
-    provider-kubernetes Object, as the upstream composition does.
+    provider-kubernetes Object, as the upstream composition does, labelled as the
+    object it wraps.
     """
     if plan.xr.namespaced:
         return manifest
     return {
         "apiVersion": WRAPPER_API_VERSION,
         "kind": "Object",
+        "metadata": {"labels": dict(manifest["metadata"]["labels"])},
         "spec": {
             "watch": watch,
             "forProvider": {"manifest": manifest},

@@ -62,7 +62,7 @@ def queue(plan: Plan) -> dict[str, Any]:
             separators=(",", ":"),
         )
     body: dict[str, Any] = {
-        "metadata": {"labels": meta.user_labels(plan)} if meta.user_labels(plan) else {},
+        "metadata": {"labels": meta.labels(plan, "queue")},
         "spec": {"forProvider": for_provider},
     }
     if plan.xr.namespaced:
@@ -76,8 +76,6 @@ def queue(plan: Plan) -> dict[str, Any]:
         body["spec"]["providerConfigRef"] = {"name": aws.provider_config_name}
         body["spec"]["deletionPolicy"] = "Delete"
     body["kind"] = "Queue"
-    if not body["metadata"]:
-        del body["metadata"]
     return body
 
 

@@ -335,6 +335,39 @@ def test_user_labels_go_on_every_object_but_crossplane_labels_do_not() -> None:
     assert template["asya.sh/actor"] == "echo"
 
 
+@pytest.mark.parametrize("namespaced", [False, True], ids=["v1 form", "v2 form"])
+def test_every_composed_object_carries_user_labels_and_the_platform_wins(
+    namespaced: bool,
+) -> None:
+    # Wrappers and managed resources too; a user label never replaces a platform one.
+    labels = {"team": "ml", "asya.sh/actor": "other", "asya.sh/inject": "false"}
+    rendered = render.render_all(
+        plan(
+            labels=labels,
+            namespaced=namespaced,
+            settings={"irsa": {"enabled": True}},
+            observed=stage("queue-url"),
+        )
+    )
+    assert set(rendered) == {
+        "sqs-queue",
+        "serviceaccount",
+        "triggerauthentication",
+        "scaledobject",
+        "deployment",
+    }
+    for name, body in rendered.items():
+        for where, got in (
+            ("composed", body["metadata"]["labels"]),
+            ("object", manifest(body)["metadata"]["labels"]),
+        ):
+            assert got["team"] == "ml", (name, where)
+            assert got["asya.sh/actor"] == "echo", (name, where)
+    deployment = manifest(rendered["deployment"])
+    assert deployment["metadata"]["labels"]["asya.sh/inject"] == "true"
+    assert deployment["spec"]["template"]["metadata"]["labels"]["asya.sh/inject"] == "true"
+
+
 def test_the_runtime_container_is_wired_to_the_sidecar() -> None:
     runtime = pod(
         spec={
