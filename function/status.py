@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -28,18 +29,25 @@ class Report:
     ready: dict[str, bool]
 
 
+def _blocked(body: Mapping[str, Any] | None, kind: str) -> str:
+    """What keeps an observed object from being looked at yet ('' when nothing does)."""
+    if body is None:
+        return f"waiting for the {kind} to be created"
+    if failure := observed.apply_failure(body):
+        return f"{kind} {failure}"
+    if observed.awaits_manifest(body):
+        return f"waiting for provider-kubernetes to observe the {kind}"
+    return ""
+
+
 def _keda(plan: Plan, rendered: dict[str, Any]) -> tuple[bool, str]:
     if not plan.spec.scaling.enabled:
         return True, ""
     if meta.SCALED_OBJECT not in rendered:
         return False, "waiting for the queue URL before creating the ScaledObject"
     body = plan.observed.get(meta.SCALED_OBJECT)
-    if body is None:
-        return False, "waiting for the ScaledObject to be created"
-    if failure := observed.apply_failure(body):
-        return False, f"ScaledObject {failure}"
-    if observed.awaits_manifest(body):
-        return False, "waiting for provider-kubernetes to observe the ScaledObject"
+    if blocked := _blocked(body, "ScaledObject"):
+        return False, blocked
     status = observed.manifest_status(body)
     if not observed.is_true(status, "Ready"):
         found = observed.condition(status, "Ready")
@@ -49,12 +57,8 @@ def _keda(plan: Plan, rendered: dict[str, Any]) -> tuple[bool, str]:
 
 def _workload(plan: Plan) -> tuple[bool, int, int, str]:
     body = plan.observed.get(meta.DEPLOYMENT)
-    if body is None:
-        return False, 0, 0, "waiting for the Deployment to be created"
-    if failure := observed.apply_failure(body):
-        return False, 0, 0, f"Deployment {failure}"
-    if observed.awaits_manifest(body):
-        return False, 0, 0, "waiting for provider-kubernetes to observe the Deployment"
+    if blocked := _blocked(body, "Deployment"):
+        return False, 0, 0, blocked
     status = observed.manifest_status(body)
     replicas, ready = observed.number(status, "replicas"), observed.number(status, "readyReplicas")
     if not observed.is_true(status, "Available"):

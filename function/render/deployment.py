@@ -46,7 +46,7 @@ def render(plan: Plan) -> dict[str, Any]:
     url = transports.of(plan).queue_url(plan)
     template_spec: dict[str, Any] = {"terminationGracePeriodSeconds": 30}
     if plan.settings.irsa.enabled:
-        template_spec["serviceAccountName"] = plan.settings.irsa.service_account_name
+        template_spec["serviceAccountName"] = meta.service_account_name(plan)
     if spec.init_containers:
         template_spec["initContainers"] = [as_data(container) for container in spec.init_containers]
     template_spec["containers"] = [

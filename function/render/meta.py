@@ -42,7 +42,13 @@ def labels(plan: Plan, component: str) -> dict[str, str]:
     }
 
 
-def compose(plan: Plan, manifest: dict[str, Any], *, watch: bool) -> dict[str, Any]:
+def compose(
+    plan: Plan,
+    manifest: dict[str, Any],
+    *,
+    watch: bool,
+    management_policies: tuple[str, ...] | None = None,
+) -> dict[str, Any]:
     """Return a Kubernetes object as Crossplane should compose it.
 
     A namespaced (Crossplane v2) XR composes it directly; a legacy XR wraps it in a
@@ -57,6 +63,7 @@ def compose(plan: Plan, manifest: dict[str, Any], *, watch: bool) -> dict[str, A
         "metadata": {"labels": dict(manifest["metadata"]["labels"])},
         "spec": {
             "watch": watch,
+            **({"managementPolicies": list(management_policies)} if management_policies else {}),
             "forProvider": {"manifest": manifest},
             "providerConfigRef": {"name": plan.settings.kubernetes.provider_config_name},
         },
@@ -66,3 +73,13 @@ def compose(plan: Plan, manifest: dict[str, Any], *, watch: bool) -> dict[str, A
 def trigger_authentication_name(plan: Plan) -> str:
     """`<actor>-trigger-auth`: the TriggerAuthentication the ScaledObject refers to."""
     return f"{plan.actor}-trigger-auth"
+
+
+def service_account_name(plan: Plan) -> str:
+    """The ServiceAccount the actor's pods run as: shared (v1 form) or the actor's own (v2).
+
+    Two v2 XRs cannot control one object, so there each actor has its own.
+    """
+    if plan.xr.namespaced:
+        return f"asya-{plan.actor}"
+    return plan.settings.irsa.service_account_name

@@ -1,4 +1,10 @@
-"""The ServiceAccount that gives the actor's pods an AWS role (IRSA)."""
+"""The ServiceAccount that gives the actor's pods an AWS role (IRSA).
+
+One actor never deletes another's ServiceAccount (SPEC §6.1). In the v1 form the
+name is the Input's shared one, as upstream (a drop-in), and its Object never
+deletes it: every actor of the namespace uses it. In the v2 form two XRs cannot
+control one object, so each actor composes its own `asya-<actor>`.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,8 @@ from function.models.plan import Plan
 from function.render import meta
 
 ROLE_ARN_ANNOTATION = "eks.amazonaws.com/role-arn"
+# The shared ServiceAccount's Object may create and update it, never delete it.
+KEEP_ON_DELETE = ("Observe", "Create", "Update", "LateInitialize")
 
 
 def role_arn(plan: Plan) -> str:
@@ -26,14 +34,28 @@ def render(plan: Plan) -> dict[str, Any] | None:
     irsa = plan.settings.irsa
     if not irsa.enabled:
         return None
+    if plan.xr.namespaced:
+        labels = meta.labels(plan, "serviceaccount")
+    else:
+        # Shared by every actor of the namespace: labels no single actor owns, so the
+        # actors' Objects apply the same manifest instead of fighting over it.
+        labels = {
+            "app.kubernetes.io/component": "serviceaccount",
+            "app.kubernetes.io/part-of": "asya",
+            "app.kubernetes.io/managed-by": "crossplane",
+        }
     manifest = {
         "apiVersion": "v1",
         "kind": "ServiceAccount",
         "metadata": {
-            "name": irsa.service_account_name,
+            "name": meta.service_account_name(plan),
             "namespace": plan.namespace,
-            "labels": meta.labels(plan, "serviceaccount"),
+            "labels": labels,
             "annotations": {ROLE_ARN_ANNOTATION: role_arn(plan)},
         },
     }
-    return meta.compose(plan, manifest, watch=True)
+    wrapped = meta.compose(plan, manifest, watch=True, management_policies=KEEP_ON_DELETE)
+    if not plan.xr.namespaced:
+        # The Object itself is the actor's: it carries the actor's labels.
+        wrapped["metadata"]["labels"] = meta.labels(plan, "serviceaccount")
+    return wrapped

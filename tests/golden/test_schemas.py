@@ -31,7 +31,18 @@ def objects_to_validate(documents: list[dict[str, Any]]) -> list[dict[str, Any]]
         if document["kind"] == "Result":
             continue
         if is_wrapped(document):
-            assert set(document["spec"]) == {"watch", "forProvider", "providerConfigRef"}
+            spec = document["spec"]
+            assert {"watch", "forProvider", "providerConfigRef"} <= set(spec)
+            assert set(spec) <= {"watch", "forProvider", "providerConfigRef", "managementPolicies"}
+            # Crossplane's management policies (provider-kubernetes Object v1alpha2).
+            assert set(spec.get("managementPolicies", [])) <= {
+                "Observe",
+                "Create",
+                "Update",
+                "Delete",
+                "LateInitialize",
+                "*",
+            }
             out.append(document["spec"]["forProvider"]["manifest"])
         else:
             out.append(document)

@@ -325,7 +325,7 @@ def test_user_labels_go_on_every_object_but_crossplane_labels_do_not() -> None:
     rendered = render.render_all(
         plan(labels=labels, settings={"irsa": {"enabled": True}}, observed=stage("queue-url"))
     )
-    for name in ("serviceaccount", "triggerauthentication", "scaledobject", "deployment"):
+    for name in ("triggerauthentication", "scaledobject", "deployment"):
         got = manifest(rendered[name])["metadata"]["labels"]
         assert (got["team"], got["asya.sh/flow"]) == ("ml", "images"), name
         assert {"crossplane.io/claim-name", "app.kubernetes.io/version"}.isdisjoint(got), name
@@ -357,9 +357,10 @@ def test_every_composed_object_carries_user_labels_and_the_platform_wins(
         "deployment",
     }
     for name, body in rendered.items():
+        shared = name == "serviceaccount" and not namespaced  # no one actor's labels
         for where, got in (
             ("composed", body["metadata"]["labels"]),
-            ("object", manifest(body)["metadata"]["labels"]),
+            *((("object", manifest(body)["metadata"]["labels"]),) if not shared else ()),
         ):
             assert got["team"] == "ml", (name, where)
             assert got["asya.sh/actor"] == "echo", (name, where)
@@ -382,3 +383,36 @@ def test_the_runtime_container_is_wired_to_the_sidecar() -> None:
 
 def test_go_json_escapes_like_go() -> None:
     assert containers.go_json({"b": "<&>", "a": 1}) == '{"a":1,"b":"\\u003c\\u0026\\u003e"}'
+
+
+def test_the_shared_service_account_of_the_v1_form_is_never_deleted_by_one_actor() -> None:
+    rendered = render.render_all(plan(settings={"irsa": {"enabled": True}}, labels={"team": "a"}))
+    wrapper = rendered["serviceaccount"]
+    assert wrapper["kind"] == "Object"
+    assert "Delete" not in wrapper["spec"]["managementPolicies"]
+    assert set(wrapper["spec"]["managementPolicies"]) == {
+        "Observe",
+        "Create",
+        "Update",
+        "LateInitialize",
+    }
+    account = manifest(wrapper)
+    assert account["metadata"]["name"] == "asya-actors"
+    # The same manifest from every actor of the namespace: nothing actor-specific.
+    other = manifest(
+        render.render_all(
+            plan({"actor": "other"}, settings={"irsa": {"enabled": True}}, labels={"team": "b"})
+        )["serviceaccount"]
+    )
+    assert account == other
+    pod_spec = manifest(rendered["deployment"])["spec"]["template"]["spec"]
+    assert pod_spec["serviceAccountName"] == "asya-actors"
+
+
+def test_each_v2_actor_composes_its_own_service_account() -> None:
+    rendered = render.render_all(plan(namespaced=True, settings={"irsa": {"enabled": True}}))
+    account = rendered["serviceaccount"]
+    assert account["kind"] == "ServiceAccount"
+    assert account["metadata"]["name"] == "asya-echo"
+    pod_spec = rendered["deployment"]["spec"]["template"]["spec"]
+    assert pod_spec["serviceAccountName"] == "asya-echo"
