@@ -1,0 +1,135 @@
+"""Random valid specs and flavor combinations: every Deployment rendered passes the pod rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from google.protobuf import json_format
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from function import fn
+from function.observed import is_wrapped
+from tests import podrules, schemas, support
+
+
+def pool(valid: list[str], invalid: list[str]) -> st.SearchStrategy[str]:
+    """Small pools, so names and paths collide with each other and with the platform's;
+    valid ones drawn most often, so about half the specs compose."""
+    return st.sampled_from(valid * 6 + invalid)
+
+
+ENV_NAMES = pool(
+    ["MODEL", "API_KEY", "LOG"], ["ASYA_HANDLER", "ASYA_QUEUE_URL", "CONNECTOR_SOCKET", "A=B"]
+)
+NAMES = pool(["data", "cache", "models"], ["tmp", "socket-dir", "Bad_Name", "x" * 50])
+PATHS = pool(["/data", "/models", "/d", "/state/a"], ["/tmp", "/var/run/asya", "/d/"])
+BY_NAME = {"unique_by": lambda item: item["name"]}
+ENV = st.lists(
+    st.fixed_dictionaries({"name": ENV_NAMES, "value": st.just("v")}), max_size=3, **BY_NAME
+)
+MOUNTS = st.lists(st.fixed_dictionaries({"name": NAMES}, optional={"mountPath": PATHS}), max_size=2)
+
+
+def containers(names: st.SearchStrategy[str]) -> st.SearchStrategy[list[dict[str, Any]]]:
+    return st.lists(
+        st.fixed_dictionaries(
+            {"name": names, "image": st.just("c:1")}, optional={"env": ENV, "volumeMounts": MOUNTS}
+        ),
+        max_size=2,
+        **BY_NAME,
+    )
+
+
+# Sidecars and init containers collide on "helper" now and then.
+SIDECARS = containers(pool(["proxy", "exporter"], ["helper", "Bad_Name"]))
+INIT_CONTAINERS = containers(pool(["fetch", "migrate"], ["helper", "x" * 64]))
+STATE = st.lists(
+    st.fixed_dictionaries(
+        {
+            "name": NAMES,
+            "mount": st.fixed_dictionaries({"path": PATHS}),
+            "connector": st.fixed_dictionaries({"image": st.just("s:1")}, optional={"env": ENV}),
+        }
+    ),
+    max_size=2,
+    **BY_NAME,
+)
+PARTS = st.fixed_dictionaries(
+    {},
+    optional={
+        "env": ENV,
+        "volumes": st.lists(
+            st.fixed_dictionaries({"name": NAMES, "emptyDir": st.just({})}),
+            max_size=2,
+            **BY_NAME,
+        ),
+        "volumeMounts": MOUNTS,
+        "sidecars": SIDECARS,
+        "initContainers": INIT_CONTAINERS,
+        "stateProxy": STATE,
+        "sidecar": st.fixed_dictionaries({"env": ENV}),
+        "scaling": st.fixed_dictionaries({"minReplicaCount": st.integers(0, 3)}),
+    },
+)
+
+
+def deployment(rsp: fnv1.RunFunctionResponse) -> dict[str, Any]:
+    body = json_format.MessageToDict(rsp.desired.resources["deployment"].resource)
+    return body["spec"]["forProvider"]["manifest"] if is_wrapped(body) else body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(actor=PARTS, flavors=st.lists(PARTS, max_size=2), namespaced=st.booleans())
+def test_every_rendered_deployment_passes_the_pod_rules(
+    actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool
+) -> None:
+    names = [f"flavor-{index}" for index in range(len(flavors))]
+    metadata = {"name": "x", "namespace": "team"} if namespaced else support.MINIMAL_XR["metadata"]
+    xr = support.MINIMAL_XR | {
+        "metadata": metadata,
+        "spec": support.MINIMAL_XR["spec"] | actor | {"flavors": names},
+    }
+    req = support.request(xr, input=support.struct({}))
+    for name, data in zip(names, flavors, strict=True):
+        req.required_resources[f"flavor-{name}"].items.add().resource.update(
+            {"metadata": {"name": name}, "data": data}
+        )
+    rsp = fn.FunctionRunner().run_once(req)
+    refused = support.fatal_messages(rsp)
+    if refused:
+        [message] = refused
+        assert message != fn.INTERNAL_ERROR
+        assert message.startswith(("invalid ", "flavor merge conflict: ")), message
+        return
+    body = deployment(rsp)
+    assert podrules.violations(body["spec"]["template"]["spec"]) == []
+    assert schemas.errors(body) == []
+
+
+def test_the_oracle_catches_what_the_api_server_refuses() -> None:
+    pod = {
+        "containers": [
+            {
+                "name": "a",
+                "env": [{"name": "X"}, {"name": "X"}, {"name": "B=C"}],
+                "volumeMounts": [
+                    {"name": "v", "mountPath": "/p"},
+                    {"name": "w", "mountPath": "/p/"},
+                ],
+            },
+            {"name": "a"},
+        ],
+        "volumes": [{"name": "v"}, {"name": "Bad"}],
+    }
+    assert sorted(podrules.violations(pod)) == sorted(
+        [
+            "container name 'a' twice",
+            "volume name 'Bad' is not a DNS label",
+            "container 'a': env name 'B=C' is invalid",
+            "container 'a': env 'X' twice",
+            "container 'a': a mount of the missing volume 'w'",
+            "container 'a': /p mounted twice",
+        ]
+    )
