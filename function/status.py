@@ -44,7 +44,8 @@ def _keda(plan: Plan, rendered: dict[str, Any]) -> tuple[bool, str]:
     if not plan.spec.scaling.enabled:
         return True, ""
     if meta.SCALED_OBJECT not in rendered:
-        return False, "waiting for the queue URL before creating the ScaledObject"
+        waits_for = transports.of(plan).scaler_waits_for(plan)
+        return False, f"waiting for {waits_for} before creating the ScaledObject"
     body = plan.observed.get(meta.SCALED_OBJECT)
     if blocked := _blocked(body, "ScaledObject"):
         return False, blocked
@@ -78,17 +79,18 @@ def _exists(plan: Plan, name: str) -> bool:
 def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     """Compute the phase, the status block, and each rendered resource's readiness."""
     transport = transports.of(plan)
-    queue_ready, queue_message = transport.queue_ready(plan)
+    queue = transport.queue(plan)
+    queue_ready, queue_message = queue.ready, queue.message
     keda_ready, keda_message = _keda(plan, rendered)
     workload_ready, replicas, ready_replicas, workload_message = _workload(plan)
     phase = Phase.CREATING
     if queue_ready and keda_ready and workload_ready:
         phase = Phase.NAPPING if replicas == 0 else Phase.READY
     status: dict[str, Any] = {"phase": phase.value}
-    if url := transport.queue_url(plan):
-        status["queueUrl"] = url
-    if arn := transport.queue_arn(plan):
-        status["queueIdentifier"] = arn
+    if queue.url:
+        status["queueUrl"] = queue.url
+    if queue.identifier:
+        status["queueIdentifier"] = queue.identifier
     status["infrastructure"] = {
         "queue": {"ready": queue_ready, "message": queue_message},
         "keda": {"ready": keda_ready, "message": keda_message},
@@ -100,7 +102,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
         },
     }
     readiness = {
-        meta.QUEUE: queue_ready,
+        **transport.readiness(plan),
         meta.SERVICE_ACCOUNT: _exists(plan, meta.SERVICE_ACCOUNT),
         meta.TRIGGER_AUTHENTICATION: _exists(plan, meta.TRIGGER_AUTHENTICATION),
         meta.SCALED_OBJECT: keda_ready and meta.SCALED_OBJECT in plan.observed,

@@ -97,12 +97,6 @@ class Keda(_Settings):
     auth_provider: Literal["podIdentity", "secret"] = "podIdentity"
     secret_ref: KedaSecretRef = Field(default_factory=KedaSecretRef)
 
-    @model_validator(mode="after")
-    def _secret_mode_names_its_secret(self) -> Keda:
-        if self.auth_provider == "secret" and not self.secret_ref.name:
-            raise ValueError("secretRef.name is required with authProvider: secret")
-        return self
-
 
 class Tracing(_Settings):
     """OpenTelemetry export defaults for the sidecar."""
@@ -124,6 +118,58 @@ class Sidecar(_Settings):
     tracing: Tracing = Field(default_factory=Tracing)
 
 
+class RabbitMQSecretRef(_Settings):
+    """The Secret KEDA reads the broker's URL from."""
+
+    name: str = Field("rabbitmq-keda-secret", min_length=1)
+    host_key: str = Field("host", min_length=1)
+
+
+class RabbitMQKeda(_Settings):
+    """How KEDA reaches the broker."""
+
+    secret_ref: RabbitMQSecretRef = Field(default_factory=RabbitMQSecretRef)
+
+
+class RabbitMQ(_Settings):
+    """transport: rabbitmq. The platform runs the broker; the sidecar declares the queues."""
+
+    url: str = Field("", description="The sidecar's ASYA_RABBITMQ_URL, when set.")
+    creds_secret: str = Field("", description="A Secret the sidecar reads with envFrom, when set.")
+    keda: RabbitMQKeda = Field(default_factory=RabbitMQKeda)
+
+
+class PubSubSecretRef(_Settings):
+    """The Secret holding a service-account key, for keda.authProvider: secret."""
+
+    name: str = Field("gcp-keda-secret", min_length=1)
+    credentials_key: str = Field("credentials.json", min_length=1)
+
+
+class ExternalScaler(_Settings):
+    """A KEDA external scaler for Pub/Sub (such as asya-scaler-pubsub)."""
+
+    address: str = Field("", description="host:port; when set, KEDA's external trigger is used.")
+
+
+class PubSubKeda(_Settings):
+    """How KEDA reads a subscription's backlog."""
+
+    secret_ref: PubSubSecretRef = Field(default_factory=PubSubSecretRef)
+    external_scaler: ExternalScaler = Field(default_factory=ExternalScaler)
+
+
+class PubSub(_Settings):
+    """transport: pubsub. One project for the managed resources, KEDA and the sidecar."""
+
+    project: str = Field("", description="The GCP project; required with transport: pubsub.")
+    provider_config_name: str = Field("default", description="provider-gcp ProviderConfig.")
+    endpoint: str = Field("", description="An emulator endpoint for the sidecar.")
+    ack_deadline_seconds: int = Field(300, ge=10, le=600)
+    message_retention_duration: str = Field("604800s", pattern=r"^\d+s$")
+    keda: PubSubKeda = Field(default_factory=PubSubKeda)
+
+
 class Kubernetes(_Settings):
     """provider-kubernetes settings for wrapped objects."""
 
@@ -135,13 +181,15 @@ class Input(_Settings):
 
     api_version: str = Field(API_VERSION, alias="apiVersion")
     kind: str = KIND
-    transport: Literal["sqs"] = "sqs"
+    transport: Literal["sqs", "rabbitmq", "pubsub"] = "sqs"
     aws: AWS = Field(default_factory=AWS)
     sqs: SQS = Field(default_factory=SQS)
     irsa: IRSA = Field(default_factory=IRSA)
     keda: Keda = Field(default_factory=Keda)
     sidecar: Sidecar = Field(default_factory=Sidecar)
     kubernetes: Kubernetes = Field(default_factory=Kubernetes)
+    rabbitmq: RabbitMQ = Field(default_factory=RabbitMQ)
+    pubsub: PubSub = Field(default_factory=PubSub)
     ttl: str = Field("60s", description="How long Crossplane may cache the response.")
 
     @field_validator("ttl")
@@ -151,6 +199,18 @@ class Input(_Settings):
         if not value or match is None:
             raise ValueError("must be a duration such as 60s, 5m or 1h30m")
         return value
+
+    @model_validator(mode="after")
+    def _what_the_transport_needs(self) -> Input:
+        if (
+            self.transport == "sqs"
+            and self.keda.auth_provider == "secret"
+            and not self.keda.secret_ref.name
+        ):
+            raise ValueError("keda.secretRef.name is required with keda.authProvider: secret")
+        if self.transport == "pubsub" and not self.pubsub.project:
+            raise ValueError("pubsub.project is required with transport: pubsub")
+        return self
 
     def ttl_delta(self) -> timedelta:
         """Return the response TTL as a timedelta."""
@@ -183,8 +243,9 @@ def describe(exc: ValidationError) -> str:
     """Render pydantic errors as `path: message` joined by semicolons."""
     parts = []
     for error in exc.errors(include_url=False):
-        path = ".".join(str(p) for p in error["loc"]) or "<root>"
+        path = ".".join(str(p) for p in error["loc"])
         message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
         message = message.removeprefix("Value error, ")
-        parts.append(f"{path}: {message}")
+        # Checks across sections name their own paths.
+        parts.append(f"{path}: {message}" if path else message)
     return "; ".join(parts)

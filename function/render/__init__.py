@@ -1,4 +1,4 @@
-"""Render the actor's composed resources: one module per resource, registered here in order."""
+"""Render the actor's composed resources: the transport's, then one module per resource, in order."""
 
 from __future__ import annotations
 
@@ -15,15 +15,8 @@ from function.render import (
     trigger_auth,
 )
 
-
-def _queue(plan: Plan) -> dict[str, Any] | None:
-    queue: dict[str, Any] = transports.of(plan).queue(plan)
-    return queue
-
-
 # (composition resource name, renderer); a renderer returns None to leave its resource out.
 RESOURCES: tuple[tuple[str, Callable[[Plan], dict[str, Any] | None]], ...] = (
-    (meta.QUEUE, _queue),
     (meta.SERVICE_ACCOUNT, service_account.render),
     (meta.TRIGGER_AUTHENTICATION, trigger_auth.render),
     (meta.SCALED_OBJECT, scaled_object.render),
@@ -33,7 +26,7 @@ RESOURCES: tuple[tuple[str, Callable[[Plan], dict[str, Any] | None]], ...] = (
 
 def render_all(plan: Plan) -> dict[str, dict[str, Any]]:
     """Render every resource the actor needs now, keyed by composition resource name."""
-    rendered = {}
+    rendered = dict(transports.of(plan).resources(plan))
     for name, renderer in RESOURCES:
         body = renderer(plan)
         if body is not None:

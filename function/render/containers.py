@@ -111,7 +111,7 @@ def sidecar_image(plan: Plan) -> tuple[str, str]:
     return image, policy
 
 
-def sidecar(plan: Plan, url: str) -> dict[str, Any]:
+def sidecar(plan: Plan) -> dict[str, Any]:
     """The Asya sidecar: it polls the queue and hands messages to the runtime.
 
     The validation stage has kept `sidecar.env` off the names the platform sets.
@@ -126,7 +126,7 @@ def sidecar(plan: Plan, url: str) -> dict[str, Any]:
         {"name": "ASYA_ACTOR_SUMP", "value": "x-sump"},
         {"name": "ASYA_ACTOR_HAPPY_END", "value": "happy-end"},
         {"name": "ASYA_ACTOR_ERROR_END", "value": "error-end"},
-        *transports.of(plan).sidecar_env(plan, url),
+        *transports.of(plan).sidecar_env(plan),
     ]
     if plan.actor in meta.SYSTEM_ACTORS:
         env.append({"name": "ASYA_IS_END_ACTOR", "value": "true"})
@@ -163,8 +163,8 @@ def sidecar(plan: Plan, url: str) -> dict[str, Any]:
             {"name": pod.TMP_VOLUME, "mountPath": pod.TMP_PATH},
         ],
     }
-    if settings.aws_creds_secret:
-        container["envFrom"] = [{"secretRef": {"name": settings.aws_creds_secret}}]
+    if env_from := transports.of(plan).sidecar_env_from(plan):
+        container["envFrom"] = env_from
     if spec.sidecar is not None and spec.sidecar.resources:
         container["resources"] = spec.sidecar.resources
     return container

@@ -43,15 +43,14 @@ def render(plan: Plan) -> dict[str, Any]:
     never fights the HPA; with scaling disabled it is the actor's `replicas`.
     """
     spec = plan.spec
-    url = transports.of(plan).queue_url(plan)
     template_spec: dict[str, Any] = {"terminationGracePeriodSeconds": 30}
-    if plan.settings.irsa.enabled:
+    if transports.of(plan).uses_irsa(plan):
         template_spec["serviceAccountName"] = meta.service_account_name(plan)
     if spec.init_containers:
         template_spec["initContainers"] = [as_data(container) for container in spec.init_containers]
     template_spec["containers"] = [
         containers.runtime(plan),
-        containers.sidecar(plan, url),
+        containers.sidecar(plan),
         *containers.connectors(plan),
         *(as_data(container) for container in spec.sidecars),
     ]

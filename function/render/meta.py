@@ -8,7 +8,6 @@ from function.models.plan import Plan
 
 # Composition resource names: the same as upstream's composition, so a cluster
 # can switch to this function without Crossplane recreating anything.
-QUEUE = "sqs-queue"
 SERVICE_ACCOUNT = "serviceaccount"
 TRIGGER_AUTHENTICATION = "triggerauthentication"
 SCALED_OBJECT = "scaledobject"
@@ -68,6 +67,25 @@ def compose(
             "providerConfigRef": {"name": plan.settings.kubernetes.provider_config_name},
         },
     }
+
+
+# The name of the ScaledObject's transport trigger (kept stable: an existing
+# ScaledObject is found by it).
+TRIGGER = "queue"
+
+
+def queue_name(plan: Plan) -> str:
+    """`asya-<namespace>-<actor>`: the queue, topic or subscription of every transport."""
+    return f"asya-{plan.namespace}-{plan.actor}"
+
+
+def trigger(kind: str, metadata: dict[str, str], authentication: str | None) -> dict[str, Any]:
+    """A KEDA trigger on the actor's queue, authenticated when `authentication` names a TriggerAuthentication."""
+    body: dict[str, Any] = {"type": kind, "name": TRIGGER}
+    if authentication is not None:
+        body["authenticationRef"] = {"name": authentication}
+    body["metadata"] = metadata
+    return body
 
 
 def trigger_authentication_name(plan: Plan) -> str:

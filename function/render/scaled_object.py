@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from function import observed
 from function.models.plan import Plan
 from function.render import meta, transports
 
@@ -25,30 +23,11 @@ BEHAVIOR = {
 }
 
 
-def known_queue_url(plan: Plan) -> str:
-    """The queue URL: observed on the queue, else the one the ScaledObject already has.
-
-    Once a ScaledObject exists it keeps being rendered, so a transient queue status
-    without the URL never deletes the autoscaler.
-    """
-    url = transports.of(plan).queue_url(plan)
-    if url:
-        return str(url)
-    for trigger in (
-        observed.manifest_spec(plan.observed.get(meta.SCALED_OBJECT)).get("triggers") or []
-    ):
-        if isinstance(trigger, Mapping) and trigger.get("name") == "queue":
-            existing = (trigger.get("metadata") or {}).get("queueURL")
-            if isinstance(existing, str) and existing:
-                return existing
-    return ""
-
-
 def render(plan: Plan) -> dict[str, Any] | None:
-    """Render the ScaledObject once scaling is on and the queue URL is known."""
+    """Render the ScaledObject once scaling is on and the transport waits for nothing."""
     scaling = plan.spec.scaling
-    url = known_queue_url(plan)
-    if not scaling.enabled or not url:
+    transport = transports.of(plan)
+    if not scaling.enabled or transport.scaler_waits_for(plan):
         return None
     advanced: dict[str, Any] = {}
     restore = scaling.advanced.restore_to_original_replica_count if scaling.advanced else None
@@ -62,8 +41,9 @@ def render(plan: Plan) -> dict[str, Any] | None:
         if scaling.advanced.metric_type is not None:
             modifiers["metricType"] = scaling.advanced.metric_type
         advanced["scalingModifiers"] = modifiers
-    triggers = [transports.of(plan).trigger(plan, url, meta.trigger_authentication_name(plan))]
-    triggers += scaling.additional_triggers
+    authenticated = transport.authentication(plan) is not None
+    authentication = meta.trigger_authentication_name(plan) if authenticated else None
+    triggers = [transport.trigger(plan, authentication), *scaling.additional_triggers]
     manifest = {
         "apiVersion": "keda.sh/v1alpha1",
         "kind": "ScaledObject",

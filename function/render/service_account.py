@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from function.models.plan import Plan
-from function.render import meta
+from function.render import meta, transports
 
 ROLE_ARN_ANNOTATION = "eks.amazonaws.com/role-arn"
 # The shared ServiceAccount's Object may create and update it, never delete it.
@@ -31,8 +31,7 @@ def role_arn(plan: Plan) -> str:
 
 def render(plan: Plan) -> dict[str, Any] | None:
     """Render the ServiceAccount, or nothing when IRSA is off."""
-    irsa = plan.settings.irsa
-    if not irsa.enabled:
+    if not transports.of(plan).uses_irsa(plan):
         return None
     if plan.xr.namespaced:
         labels = meta.labels(plan, "serviceaccount")

@@ -1,15 +1,16 @@
-"""The transports a Composition's Input may choose; each is one module."""
+"""The transports a Composition's Input may choose, by name."""
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from function.models.plan import Plan
-from function.render import sqs
+from function.render.pubsub import PubSub
+from function.render.rabbitmq import RabbitMQ
+from function.render.sqs import SQS
+from function.render.transport import Transport
 
-TRANSPORTS: dict[str, ModuleType] = {sqs.NAME: sqs}
+TRANSPORTS: dict[str, Transport] = {t.name: t for t in (SQS(), RabbitMQ(), PubSub())}
 
 
-def of(plan: Plan) -> ModuleType:
-    """Return the module of the transport the Input chose."""
+def of(plan: Plan) -> Transport:
+    """Return the transport the Input chose."""
     return TRANSPORTS[plan.settings.transport]

@@ -9,8 +9,9 @@ from function.render import meta, transports
 
 
 def render(plan: Plan) -> dict[str, Any] | None:
-    """Render the TriggerAuthentication, or nothing when scaling is disabled."""
-    if not plan.spec.scaling.enabled:
+    """Render the TriggerAuthentication, or nothing when scaling is disabled or the trigger needs none."""
+    spec = transports.of(plan).authentication(plan)
+    if not plan.spec.scaling.enabled or spec is None:
         return None
     manifest = {
         "apiVersion": "keda.sh/v1alpha1",
@@ -20,6 +21,6 @@ def render(plan: Plan) -> dict[str, Any] | None:
             "namespace": plan.namespace,
             "labels": meta.labels(plan, "triggerauthentication"),
         },
-        "spec": transports.of(plan).trigger_authentication_spec(plan),
+        "spec": spec,
     }
     return meta.compose(plan, manifest, watch=False)

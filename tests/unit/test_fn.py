@@ -47,7 +47,7 @@ def test_the_input_ttl_sets_the_response_ttl() -> None:
         pytest.param({"ttl": "forever"}, "ttl", id="bad-ttl"),
         pytest.param(
             {"keda": {"authProvider": "secret"}},
-            "keda: secretRef.name is required with authProvider: secret",
+            "keda.secretRef.name is required with keda.authProvider: secret",
             id="secret mode without a secret (rendered name: '' before)",
         ),
         pytest.param(
@@ -59,6 +59,11 @@ def test_the_input_ttl_sets_the_response_ttl() -> None:
             {"aws": {"accountId": "1234"}},
             "aws.accountId: '1234' is not an AWS account id (12 digits)",
             id="an account id that is not 12 digits",
+        ),
+        pytest.param(
+            {"transport": "pubsub"},
+            "pubsub.project is required with transport: pubsub",
+            id="pubsub without a project (rendered projects//subscriptions/... upstream)",
         ),
     ],
 )

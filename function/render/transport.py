@@ -1,0 +1,55 @@
+"""The transport seam: what a transport (SQS, RabbitMQ, Pub/Sub) decides for one actor.
+
+Everything else (the Deployment, the ScaledObject around its trigger, the status
+block) is the same for every transport and reads the transport only through this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from function.models.plan import Plan
+
+
+@dataclass(frozen=True)
+class QueueState:
+    """The actor's queue as the transport sees it."""
+
+    ready: bool
+    message: str  # what it waits for; empty when ready
+    url: str = ""  # status.queueUrl ('' when the transport has none)
+    identifier: str = ""  # status.queueIdentifier ('' until known)
+
+
+class Transport(Protocol):
+    """One transport's part of an actor."""
+
+    name: str
+
+    def resources(self, plan: Plan) -> dict[str, dict[str, Any]]:
+        """The composed resources the transport adds (composition resource name → body)."""
+
+    def readiness(self, plan: Plan) -> dict[str, bool]:
+        """Whether each of the transport's own composed resources is ready."""
+
+    def queue(self, plan: Plan) -> QueueState:
+        """The queue's readiness, message, URL and identifier."""
+
+    def scaler_waits_for(self, plan: Plan) -> str:
+        """What the ScaledObject waits for before it may be rendered ('' when it may)."""
+
+    def authentication(self, plan: Plan) -> dict[str, Any] | None:
+        """The TriggerAuthentication spec, or None when the trigger needs none."""
+
+    def trigger(self, plan: Plan, authentication: str | None) -> dict[str, Any]:
+        """The ScaledObject's trigger (called only once the scaler waits for nothing)."""
+
+    def sidecar_env(self, plan: Plan) -> list[dict[str, Any]]:
+        """The sidecar's transport settings."""
+
+    def sidecar_env_from(self, plan: Plan) -> list[dict[str, Any]]:
+        """Secrets the sidecar reads its credentials from."""
+
+    def uses_irsa(self, plan: Plan) -> bool:
+        """Whether the actor's pods get the IRSA ServiceAccount."""
