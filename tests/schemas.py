@@ -38,6 +38,13 @@ CRD_FILES = {
         "sqs.aws.m.upbound.io/v1beta1",
         "Queue",
     ): "provider-upjet-aws/sqs.aws.m.upbound.io_queues.yaml",
+    **{
+        (f"pubsub.gcp{group}upbound.io/{version}", kind): (
+            f"provider-upjet-gcp/pubsub.gcp{group}upbound.io_{kind.lower()}s.yaml"
+        )
+        for group, version in ((".", "v1beta2"), (".m.", "v1beta1"))
+        for kind in ("Topic", "Subscription")
+    },
     (
         "apiextensions.crossplane.io/v1",
         "Composition",

@@ -11,6 +11,11 @@ from tests.support import ROOT
 
 EXAMPLES = ROOT / "examples"
 STAGES = ("created", "queue-creating", "queue-no-url", "queue-url", "ready", "napping")
+# The life stages that differ for the other transports.
+TRANSPORT_STAGES = {
+    "rabbitmq": ("created", "ready", "napping"),
+    "pubsub": ("created", "subscription-ready", "ready", "napping"),
+}
 
 
 @dataclass(frozen=True)
@@ -68,5 +73,27 @@ CASES = (
             xrd="xrd/asyncactors.asya.sh.v2.yaml",
         )
         for stage in STAGES
+    ]
+    + [
+        Case(
+            f"{prefix}{transport}-{stage}",
+            f"examples/{folder}{transport}/xr.yaml",
+            composition=composition,
+            observed=f"examples/{folder}{transport}/observed/{stage}.yaml",
+            xrd=xrd,
+        )
+        for prefix, folder, xrd in (
+            ("", "", "xrd/xasyncactors.asya.sh.yaml"),
+            ("v2-", "v2/", "xrd/asyncactors.asya.sh.v2.yaml"),
+        )
+        for transport, composition, stages in (
+            (
+                "rabbitmq",
+                f"compositions/asyncactor-rabbitmq{'-namespaced' if folder else ''}.yaml",
+                TRANSPORT_STAGES["rabbitmq"],
+            ),
+            ("pubsub", f"examples/{folder}pubsub/composition.yaml", TRANSPORT_STAGES["pubsub"]),
+        )
+        for stage in stages
     ]
 )
