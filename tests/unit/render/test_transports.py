@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from function import render, status
+from function.models import pod
 from function.render import transports
 from tests.unit.render.plans import env, manifest, plan, stage
 
@@ -206,3 +207,25 @@ def test_the_phase_goes_creating_ready_napping(transport: str) -> None:
         actor = plan(settings=settings, observed=observed)
         phases.append(status.derive(actor, render.render_all(actor)).phase.value)
     assert phases == ["Creating", "Ready", "Napping"]
+
+
+@pytest.mark.parametrize("transport", ["sqs", "rabbitmq", "pubsub"])
+def test_every_env_name_the_platform_sets_on_the_sidecar_is_reserved(transport: str) -> None:
+    # The validation stage refuses these in sidecar.env: the list must be complete.
+    settings: dict[str, Any] = {
+        "transport": transport,
+        "sidecar": {"sqsEndpoint": "http://sqs", "tracing": {"endpoint": "e", "protocol": "grpc"}},
+        "rabbitmq": {"url": "amqp://b/"},
+        "pubsub": {"project": "p", "endpoint": "emulator:8085"},
+    }
+    spec = {
+        "actor": "x-sink",
+        "resiliency": {
+            "policies": {"p": {"maxAttempts": 2}},
+            "rules": [{"errors": ["E"], "policy": "p"}],
+            "actorTimeout": "30s",
+        },
+    }
+    rendered = render.render_all(plan(spec, settings=settings, observed=stage("ready")))
+    names = {item["name"] for item in sidecar(rendered)["env"]}
+    assert names <= pod.SIDECAR_ENV | pod.OVERRIDABLE_SIDECAR_ENV
