@@ -22,15 +22,17 @@ MAX_NESTING = 20
 def too_deep(data: Any, limit: int = MAX_NESTING) -> Path | None:
     """Return the path to the first map or list nested more than `limit` levels, or None."""
     found = _search(data, limit)
-    return None if found is None else tuple(found[::-1])
+    if found is None:
+        return None
+    return tuple(Item(None, key) if isinstance(key, int) else key for key in reversed(found))
 
 
-def _search(value: Any, left: int) -> list[str | Item] | None:
+def _search(value: Any, left: int) -> list[str | int] | None:
     # The path is built on the way back, and only for the one value found.
     if isinstance(value, dict):
         items: Any = value.items()
     elif isinstance(value, list):
-        items = ((Item(None, index), item) for index, item in enumerate(value))
+        items = enumerate(value)
     else:
         return None
     if left < 0:
@@ -38,6 +40,6 @@ def _search(value: Any, left: int) -> list[str | Item] | None:
     for key, item in items:
         found = _search(item, left - 1)
         if found is not None:
-            found.append(key if isinstance(key, Item) else str(key))
+            found.append(key if isinstance(key, int) else str(key))
             return found
     return None

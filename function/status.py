@@ -102,7 +102,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
         },
     }
     readiness = {
-        **transport.readiness(plan),
+        **transport.readiness(plan, queue),
         meta.SERVICE_ACCOUNT: _exists(plan, meta.SERVICE_ACCOUNT),
         meta.TRIGGER_AUTHENTICATION: _exists(plan, meta.TRIGGER_AUTHENTICATION),
         meta.SCALED_OBJECT: keda_ready and meta.SCALED_OBJECT in plan.observed,

@@ -76,7 +76,7 @@ class PubSub:
             ),
         }
 
-    def readiness(self, plan: Plan) -> dict[str, bool]:
+    def readiness(self, plan: Plan, queue: QueueState) -> dict[str, bool]:
         """Each managed resource is ready when it says Ready=True."""
         return {TOPIC: _ready(plan, TOPIC), SUBSCRIPTION: _ready(plan, SUBSCRIPTION)}
 

@@ -22,7 +22,7 @@ class RabbitMQ:
         """Nothing: the queue is declared by the sidecar when it starts."""
         return {}
 
-    def readiness(self, plan: Plan) -> dict[str, bool]:
+    def readiness(self, plan: Plan, queue: QueueState) -> dict[str, bool]:
         """No composed resources of its own."""
         return {}
 

@@ -97,9 +97,9 @@ class SQS:
         body["kind"] = "Queue"
         return {QUEUE: body}
 
-    def readiness(self, plan: Plan) -> dict[str, bool]:
+    def readiness(self, plan: Plan, queue: QueueState) -> dict[str, bool]:
         """The queue is ready once Ready with a URL."""
-        return {QUEUE: self.queue(plan).ready}
+        return {QUEUE: queue.ready}
 
     def queue(self, plan: Plan) -> QueueState:
         """Ready when the Queue is Ready=True and has its URL; the ARN identifies it."""

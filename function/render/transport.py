@@ -30,8 +30,8 @@ class Transport(Protocol):
     def resources(self, plan: Plan) -> dict[str, dict[str, Any]]:
         """The composed resources the transport adds (composition resource name → body)."""
 
-    def readiness(self, plan: Plan) -> dict[str, bool]:
-        """Whether each of the transport's own composed resources is ready."""
+    def readiness(self, plan: Plan, queue: QueueState) -> dict[str, bool]:
+        """Whether each of the transport's own composed resources is ready (given the queue's state)."""
 
     def queue(self, plan: Plan) -> QueueState:
         """The queue's readiness, message, URL and identifier."""
