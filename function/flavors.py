@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ from function.models import spec as spec_model
 from function.models.xr import CROSSPLANE_MACHINERY, Composite
 from function.provenance import ACTOR, Provenance
 
+FLAVOR_LABEL = "asya.sh/flavor"
 DEPRECATED_LABEL = "asya.sh/deprecated"
 DEPRECATION_MESSAGE = "asya.sh/deprecation-message"
 IGNORED_IN_FLAVORS = frozenset(spec_model.INFRASTRUCTURE_FIELDS) | CROSSPLANE_MACHINERY
@@ -21,12 +22,19 @@ IGNORED_IN_FLAVORS = frozenset(spec_model.INFRASTRUCTURE_FIELDS) | CROSSPLANE_MA
 
 @dataclass(frozen=True)
 class Flavor:
-    """One fetched flavor: its name, data and what its EnvironmentConfig says about it."""
+    """One fetched flavor: its name, data and what the object defining it says about it."""
 
     name: str
     data: dict[str, Any]
     deprecated: bool = False
     deprecation_message: str = ""
+    # The object it came from when it is not the EnvironmentConfig of its name.
+    source: str = ""
+
+    @property
+    def label(self) -> str:
+        """How messages name it: `"gpu"`, or `"team-keys" in ConfigMap ml/team-keys`."""
+        return f'"{self.name}"' + (f" in {self.source}" if self.source else "")
 
 
 @dataclass(frozen=True)
@@ -45,8 +53,6 @@ def from_environment_config(name: str, body: dict[str, Any]) -> Flavor:
     Raises:
         FlavorError: when `data` is present but not a map.
     """
-    metadata = _map(body.get("metadata"))
-    labels, annotations = _map(metadata.get("labels")), _map(metadata.get("annotations"))
     data = body.get("data")
     if data is None:
         data = {}
@@ -54,6 +60,13 @@ def from_environment_config(name: str, body: dict[str, Any]) -> Flavor:
         raise FlavorError(
             f'invalid flavor data: flavor "{name}": data must be a map, got {merge.type_name(data)}'
         )
+    return from_metadata(name, data, body.get("metadata"))
+
+
+def from_metadata(name: str, data: dict[str, Any], metadata: Any, *, source: str = "") -> Flavor:
+    """A flavor of this data, deprecated as its object's metadata says."""
+    metadata = _map(metadata)
+    labels, annotations = _map(metadata.get("labels")), _map(metadata.get("annotations"))
     # The seed: "add a label or annotation" — either marks a flavor deprecated.
     marks = (labels.get(DEPRECATED_LABEL), annotations.get(DEPRECATED_LABEL))
     return Flavor(
@@ -61,6 +74,7 @@ def from_environment_config(name: str, body: dict[str, Any]) -> Flavor:
         data=data,
         deprecated=any(str(mark).lower() == "true" for mark in marks if mark is not None),
         deprecation_message=str(annotations.get(DEPRECATION_MESSAGE, "")),
+        source=source,
     )
 
 
@@ -72,7 +86,7 @@ def _map(value: Any) -> dict[str, Any]:
 def _without_ignored(flavor: Flavor, warnings: list[str]) -> dict[str, Any]:
     ignored = sorted(key for key in flavor.data if key in IGNORED_IN_FLAVORS)
     warnings.extend(
-        f'flavor "{flavor.name}" sets {key}, which a flavor cannot set; ignored' for key in ignored
+        f"flavor {flavor.label} sets {key}, which a flavor cannot set; ignored" for key in ignored
     )
     return {key: value for key, value in flavor.data.items() if key not in IGNORED_IN_FLAVORS}
 
@@ -96,20 +110,22 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
         SpecError: when the actor's own spec is invalid, naming the path.
     """
     warnings = [
-        f'flavor "{f.name}" is deprecated: {f.deprecation_message or "no reason given"}'
+        f"flavor {f.label} is deprecated: {f.deprecation_message or 'no reason given'}"
         for f in fetched
         if f.deprecated
     ]
     layers = [(f.name, _without_ignored(f, warnings)) for f in fetched]
+    labels = {f.name: f.label for f in fetched}
     actor = {k: v for k, v in xr.spec.items() if k not in spec_model.INFRASTRUCTURE_FIELDS}
-    _check_nesting(actor, layers)
-    data = merge.layered(spec_model.DEFAULTS, merge.merge_flavors(layers, settled=actor), actor)
+    _check_nesting(actor, layers, labels)
+    merged = merge.merge_flavors(layers, settled=actor, labels=labels)
+    data = merge.layered(spec_model.DEFAULTS, merged, actor)
     _with_state_proxy_defaults(data)
     for key in ("actor", "flavors"):
         if key in xr.spec:
             data[key] = xr.spec[key]
     provenance = Provenance(
-        data, ((ACTOR, actor), *((f'flavor "{name}"', layer) for name, layer in layers))
+        data, ((ACTOR, actor), *((f"flavor {labels[name]}", layer) for name, layer in layers))
     )
     try:
         model = spec_model.Spec.model_validate(data)
@@ -123,7 +139,11 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     )
 
 
-def _check_nesting(actor: dict[str, Any], layers: Sequence[tuple[str, dict[str, Any]]]) -> None:
+def _check_nesting(
+    actor: dict[str, Any],
+    layers: Sequence[tuple[str, dict[str, Any]]],
+    labels: Mapping[str, str],
+) -> None:
     """Refuse data nested so deeply that the objects built from it could not be decoded."""
     too_deep = f"nests more than {limits.MAX_NESTING} levels deep"
     path = limits.too_deep(actor)
@@ -133,5 +153,5 @@ def _check_nesting(actor: dict[str, Any], layers: Sequence[tuple[str, dict[str, 
         path = limits.too_deep(layer)
         if path is not None:
             raise FlavorError(
-                f'invalid flavor data: {paths.dotted(path)}: {too_deep} (from flavor "{name}")'
+                f"invalid flavor data: {paths.dotted(path)}: {too_deep} (from flavor {labels[name]})"
             )

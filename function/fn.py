@@ -11,6 +11,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import (
     errors,
+    flavor_sources,
     flavors,
     merge,
     parse,
@@ -69,7 +70,10 @@ class FunctionRunner:
         try:
             xr = parse.composite(req)
             wanted = requirements.for_flavors(xr.flavors)
-            outcome = pipeline(req, xr, wanted, self.caches)
+            settings = parse.settings(req, self.caches)
+            if namespace := flavor_namespace(req, xr, settings):
+                wanted = requirements.for_flavors(xr.flavors, namespace)
+            outcome = pipeline(req, xr, settings, wanted, namespace, self.caches)
             rsp = respond(req, wanted, outcome)
         except errors.FunctionError as exc:
             return fatal(req, exc, wanted)
@@ -97,27 +101,36 @@ def where(exc: BaseException) -> list[str]:
     ]
 
 
+def flavor_namespace(req: fnv1.RunFunctionRequest, xr: Composite, settings: Input) -> str | None:
+    """The namespace to look for namespace flavors in, or None when they are off (SPEC §5.6).
+
+    Auto turns them on only where Crossplane honours a selector's namespace: a
+    Crossplane that advertises required resources, or a namespaced XR (Crossplane 2).
+    """
+    mode = settings.namespaced_flavors
+    on = mode == "Enabled" or (
+        mode == "Auto" and (xr.namespaced or parse.supports_required_resources(req))
+    )
+    return xr.namespace if on else None
+
+
 def pipeline(
     req: fnv1.RunFunctionRequest,
     xr: Composite,
+    settings: Input,
     wanted: list[requirements.Requirement],
+    namespace: str | None,
     caches: parse.Caches,
 ) -> Pending | Composed:
-    """Run the stages after the XR is read: Input → flavors → resolve → validate → render → status.
+    """Run the stages after the XR and Input are read: flavors → resolve → validate → render → status.
 
     Raises:
         FunctionError: for any input the composition cannot proceed with.
     """
-    settings = parse.settings(req, caches)
     fetched = parse.required(req, [r.key for r in wanted], caches)
     if fetched is None:
         return Pending(settings)
-    missing = [r.flavor for r in wanted if not fetched[r.key]]
-    if missing:
-        raise errors.WaitingForFlavorsError(
-            f"Waiting for {len(missing)} flavor EnvironmentConfigs: {', '.join(missing)}"
-        )
-    layers = [flavors.from_environment_config(r.flavor, fetched[r.key][0]) for r in wanted]
+    layers = flavor_sources.collect(wanted, fetched, namespace)
     resolution = flavors.resolve(xr, layers)
     validate.check(resolution.spec, settings, resolution.provenance)
     plan = Plan(
@@ -186,8 +199,12 @@ def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requiremen
             kind=requirement.kind,
             match_name=requirement.flavor,
         )
+        if requirement.namespace:
+            selector.namespace = requirement.namespace
         rsp.requirements.resources[requirement.key].CopyFrom(selector)
-        rsp.requirements.extra_resources[requirement.key].CopyFrom(selector)
+        # Crossplane 1.x ignores a selector's namespace: never ask it for a namespaced one.
+        if requirement.legacy:
+            rsp.requirements.extra_resources[requirement.key].CopyFrom(selector)
 
 
 def _condition(rsp: fnv1.RunFunctionResponse, ok: bool, reason: str, message: str) -> None:

@@ -7,7 +7,7 @@ wins leaf by leaf and never conflicts. Inputs are never mutated or aliased.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deepmerge import Merger
@@ -64,9 +64,11 @@ def _append_new(out: list[Any], items: Sequence[Any], seen: set[Any]) -> None:
 class _FlavorMerge:
     """One fold of flavors; finds who set a value only when a conflict needs the name."""
 
-    def __init__(self, settled: dict[str, Any]) -> None:
+    def __init__(self, settled: dict[str, Any], labels: Mapping[str, str]) -> None:
         # What the actor sets itself: a clash there is no conflict, the actor wins it.
         self.settled = settled
+        # How messages name each flavor (its name in quotes, and where it lives).
+        self.labels = labels
         self.merged_so_far: list[tuple[str, dict[str, Any]]] = []
         self.current = ""
         self.merger = Merger(
@@ -74,6 +76,9 @@ class _FlavorMerge:
             fallback_strategies=[self._scalars],
             type_conflict_strategies=[self._types],
         )
+
+    def _label(self, name: str) -> str:
+        return self.labels.get(name, f'"{name}"')
 
     def _owner(self, path: tuple[str | Item, ...]) -> str:
         """The first earlier flavor that sets something at path."""
@@ -84,8 +89,8 @@ class _FlavorMerge:
 
     def _conflict(self, path: tuple[str | Item, ...]) -> MergeConflictError:
         return MergeConflictError(
-            f'flavor merge conflict: flavors "{self._owner(path)}" and "{self.current}" '
-            f"conflict on {dotted(path)}"
+            f"flavor merge conflict: flavors {self._label(self._owner(path))} and "
+            f"{self._label(self.current)} conflict on {dotted(path)}"
         )
 
     def _dicts(
@@ -143,7 +148,8 @@ class _FlavorMerge:
         if not isinstance(base, dict | list) and not isinstance(nxt, dict | list):
             raise self._conflict(tuple(path))
         raise MergeConflictError(
-            f'flavor merge conflict: flavors "{self._owner(tuple(path))}" and "{self.current}" '
+            f"flavor merge conflict: flavors {self._label(self._owner(tuple(path)))} and "
+            f"{self._label(self.current)} "
             f'have conflicting types for key "{dotted(path)}": existing is {type_name(base)}, '
             f"new is {type_name(nxt)}"
         )
@@ -158,7 +164,9 @@ class _FlavorMerge:
 
 
 def merge_flavors(
-    flavors: Sequence[tuple[str, dict[str, Any]]], settled: dict[str, Any] | None = None
+    flavors: Sequence[tuple[str, dict[str, Any]]],
+    settled: dict[str, Any] | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Merge flavors in order: lists append, maps merge, a leaf set twice conflicts.
 
@@ -166,6 +174,7 @@ def merge_flavors(
         flavors: (flavor name, data) pairs in the order the actor lists them.
         settled: the actor's own spec. A leaf (or identity item) it sets is never a
             conflict between flavors: the actor's value replaces both (SPEC §5.4).
+        labels: how messages name a flavor (default: its name in quotes).
 
     Returns:
         A new dict; the inputs are left untouched.
@@ -173,7 +182,7 @@ def merge_flavors(
     Raises:
         MergeConflictError: naming both flavors and the dotted path of the clash.
     """
-    return _FlavorMerge(settled or {}).fold(flavors)
+    return _FlavorMerge(settled or {}, labels or {}).fold(flavors)
 
 
 def overlay(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:

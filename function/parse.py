@@ -113,3 +113,8 @@ def _converted(struct: struct_pb2.Struct, caches: Caches) -> dict[str, Any]:
 def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, Any]]:
     """Return a read-only view of each observed composed resource, by composition resource name."""
     return {name: View(item.resource) for name, item in req.observed.resources.items()}
+
+
+def supports_required_resources(req: fnv1.RunFunctionRequest) -> bool:
+    """Tell whether the caller advertises Crossplane 2's required resources (with namespaces)."""
+    return fnv1.CAPABILITY_REQUIRED_RESOURCES in req.meta.capabilities

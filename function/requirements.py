@@ -1,4 +1,8 @@
-"""Which EnvironmentConfigs to ask Crossplane for: one requirement per flavor, by name."""
+"""Which flavors to ask Crossplane for.
+
+For each flavor its EnvironmentConfig and, where it is safe, a ConfigMap of the
+same name in the actor's namespace.
+"""
 
 from __future__ import annotations
 
@@ -11,19 +15,47 @@ KIND = "EnvironmentConfig"
 
 @dataclass(frozen=True)
 class Requirement:
-    """A request for the EnvironmentConfig named after one flavor."""
+    """A request for one object named after a flavor."""
 
     key: str
     flavor: str
     api_version: str = API_VERSION
     kind: str = KIND
+    # Set for namespaced objects: never look across namespaces.
+    namespace: str = ""
+
+    @property
+    def legacy(self) -> bool:
+        """Whether Crossplane 1.x may be asked for it too (it ignores a selector's namespace)."""
+        return not self.namespace
 
 
 def key_for(flavor: str) -> str:
-    """Return the requirement key of a flavor: `flavor-<name>`."""
+    """Return the requirement key of a flavor's EnvironmentConfig: `flavor-<name>`."""
     return f"flavor-{flavor}"
 
 
-def for_flavors(flavors: Sequence[str]) -> list[Requirement]:
-    """Return the requirements for the flavors, in the actor's order (identical every call)."""
-    return [Requirement(key=key_for(name), flavor=name) for name in flavors]
+def config_map_key_for(flavor: str) -> str:
+    """Return the requirement key of a flavor's ConfigMap: `namespace-flavor-<name>`."""
+    return f"namespace-flavor-{flavor}"
+
+
+def for_flavors(flavors: Sequence[str], namespace: str | None = None) -> list[Requirement]:
+    """Return the requirements for the flavors, in the actor's order (identical every call).
+
+    With a namespace, each flavor is also looked for as a ConfigMap of that name in it.
+    """
+    wanted = []
+    for name in flavors:
+        wanted.append(Requirement(key=key_for(name), flavor=name))
+        if namespace:
+            wanted.append(
+                Requirement(
+                    key=config_map_key_for(name),
+                    flavor=name,
+                    api_version="v1",
+                    kind="ConfigMap",
+                    namespace=namespace,
+                )
+            )
+    return wanted

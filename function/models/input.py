@@ -190,6 +190,11 @@ class Input(_Settings):
     kubernetes: Kubernetes = Field(default_factory=Kubernetes)
     rabbitmq: RabbitMQ = Field(default_factory=RabbitMQ)
     pubsub: PubSub = Field(default_factory=PubSub)
+    namespaced_flavors: Literal["Auto", "Enabled", "Disabled"] = Field(
+        "Auto",
+        description="Flavors from ConfigMaps in the actor's namespace: Auto turns them on "
+        "on Crossplane 2 (capabilities advertised, or a namespaced XR).",
+    )
     ttl: str = Field("60s", description="How long Crossplane may cache the response.")
 
     @field_validator("ttl")

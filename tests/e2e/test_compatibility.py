@@ -42,7 +42,13 @@ def channel() -> Iterator[grpc.Channel]:
 
 def flavored(xr: dict[str, Any], field: str, **meta: Any) -> fnv1.RunFunctionRequest:
     req = support.request(xr, meta=fnv1.RequestMeta(**meta))
-    fill(req, field, {f"flavor-{name}": [environment_config(name)] for name in FLAVORS})
+    fetched: dict[str, list[dict[str, Any]]] = {
+        f"flavor-{name}": [environment_config(name)] for name in FLAVORS
+    }
+    if field == "required_resources":
+        # Crossplane 2 answers the namespace-flavor ConfigMap selectors too: none exist.
+        fetched |= {f"namespace-flavor-{name}": [] for name in FLAVORS}
+    fill(req, field, fetched)
     return req
 
 
@@ -97,5 +103,19 @@ def test_crossplane_2_0_first_call_asks_in_both_fields(channel: grpc.Channel) ->
     rsp = grpcv1.FunctionRunnerServiceStub(channel).RunFunction(
         support.request(NAMESPACED_XR), timeout=10
     )
-    assert rsp.requirements.resources == rsp.requirements.extra_resources
+    # Every EnvironmentConfig in both fields; the namespaced ConfigMaps only where
+    # the namespace is honoured.
+    legacy = {f"flavor-{name}" for name in FLAVORS}
+    assert set(rsp.requirements.extra_resources) == legacy
+    assert set(rsp.requirements.resources) == legacy | {f"namespace-flavor-{n}" for n in FLAVORS}
+    for key in legacy:
+        assert rsp.requirements.resources[key] == rsp.requirements.extra_resources[key]
+    for name in FLAVORS:
+        selector = rsp.requirements.resources[f"namespace-flavor-{name}"]
+        assert (selector.api_version, selector.kind, selector.match_name, selector.namespace) == (
+            "v1",
+            "ConfigMap",
+            name,
+            "team",
+        )
     assert len(rsp.desired.resources) == 0

@@ -206,5 +206,9 @@ def test_render_reports_the_seeds_conflict_exactly() -> None:
 def test_render_fails_closed_on_a_missing_flavor() -> None:
     result = render(str(EXAMPLES / "flavored" / "missing-flavor.yaml"))
     assert result.returncode == 1
-    assert "Waiting for 1 flavor EnvironmentConfigs: gpu-h200" in result.stderr
+    # render advertises Crossplane 2's capabilities: namespace flavors are looked for too.
+    assert (
+        "Waiting for 1 flavor: gpu-h200 (each an EnvironmentConfig, or a ConfigMap labelled "
+        "asya.sh/flavor in namespace ml)"
+    ) in result.stderr
     assert result.stdout == ""

@@ -237,9 +237,13 @@ def test_an_actor_keeps_every_resource_through_its_life(
     # A flavor is deleted: fail closed, keep everything.
     before = copy.deepcopy(cluster.observed)
     restored = cluster.flavors.pop("team-env")
-    failed_closed(
-        cluster.reconcile(), cluster, before, "Waiting for 1 flavor EnvironmentConfigs: team-env"
+    waiting = (
+        "Waiting for 1 flavor: team-env (each an EnvironmentConfig, or a ConfigMap labelled "
+        "asya.sh/flavor in namespace production)"
+        if form == "v2"
+        else "Waiting for 1 flavor EnvironmentConfigs: team-env"
     )
+    failed_closed(cluster.reconcile(), cluster, before, waiting)
 
     # It comes back, but another flavor now conflicts with it: fail closed again.
     cluster.flavors["team-env"] = restored

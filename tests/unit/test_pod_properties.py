@@ -96,6 +96,8 @@ def test_every_rendered_deployment_passes_the_pod_rules(
         req.required_resources[f"flavor-{name}"].items.add().resource.update(
             {"metadata": {"name": name}, "data": data}
         )
+        # A namespaced XR also asks for a ConfigMap of each flavor: none here.
+        req.required_resources[f"namespace-flavor-{name}"].SetInParent()
     rsp = fn.FunctionRunner().run_once(req)
     refused = support.fatal_messages(rsp)
     if refused:
