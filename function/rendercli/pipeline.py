@@ -38,12 +38,20 @@ def to_struct(body: dict[str, Any]) -> struct_pb2.Struct:
 
 
 def matches(selector: fnv1.ResourceSelector, resource: Document) -> bool:
-    """Match a supplied resource as Crossplane's render does (namespace is ignored)."""
+    """Match a supplied resource as Crossplane 2.3+ does.
+
+    By name, a resource is found in the selector's namespace only (none: a
+    cluster-scoped resource); by labels, in the selector's namespace, or in any
+    when it names none.
+    """
     if selector.api_version != resource.api_version or selector.kind != resource.kind:
         return False
+    namespace = str(resource.metadata.get("namespace") or "")
     which = selector.WhichOneof("match")
     if which == "match_name":
-        return selector.match_name == resource.name
+        return selector.match_name == resource.name and selector.namespace == namespace
+    if selector.namespace and selector.namespace != namespace:
+        return False
     if which == "match_labels":
         labels = resource.metadata.get("labels") or {}
         return all(labels.get(k) == v for k, v in selector.match_labels.labels.items())

@@ -212,3 +212,75 @@ def test_render_fails_closed_on_a_missing_flavor() -> None:
         "asya.sh/flavor in namespace ml)"
     ) in result.stderr
     assert result.stdout == ""
+
+
+def test_render_refuses_a_flavor_defined_in_both_places() -> None:
+    result = render(
+        str(EXAMPLES / "flavored" / "ambiguous.yaml"),
+        "--required-resources",
+        str(EXAMPLES / "team-flavors"),
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith(
+        'flavor "cpu-small" is defined both as EnvironmentConfig cpu-small and as '
+        "ConfigMap ml-sandbox/cpu-small; delete one of them"
+    )
+
+
+@pytest.mark.parametrize("actor", ["small-cpu", "gpu-checkpoints"])
+def test_render_never_uses_a_configmap_of_another_namespace_or_without_the_label(
+    actor: str,
+) -> None:
+    # team-flavors holds cpu-small for ml-sandbox and an unlabelled gpu-a100 in ml:
+    # neither may change what these ml actors get.
+    alone = render(str(EXAMPLES / "flavored" / f"{actor}.yaml"))
+    beside = render(
+        str(EXAMPLES / "flavored" / f"{actor}.yaml"),
+        "--required-resources",
+        str(EXAMPLES / "team-flavors"),
+    )
+    assert (alone.returncode, beside.returncode) == (0, 0)
+    assert beside.stdout == alone.stdout
+
+
+def test_a_namespaced_actor_asks_for_each_flavor_in_both_places_over_the_socket(
+    stub: grpcv1.FunctionRunnerServiceStub,
+) -> None:
+    xr = {
+        "apiVersion": "asya.sh/v1alpha1",
+        "kind": "AsyncActor",
+        "metadata": {"name": "rag", "namespace": "ml"},
+        "spec": {
+            "actor": "rag",
+            "image": "r:1",
+            "handler": "h.f",
+            "flavors": ["gpu-a100", "team-secrets"],
+        },
+    }
+    first = stub.RunFunction(support.request(xr), timeout=10)
+    selectors = first.requirements.resources
+    assert [(k, s.kind, s.match_name, s.namespace) for k, s in sorted(selectors.items())] == [
+        ("flavor-gpu-a100", "EnvironmentConfig", "gpu-a100", ""),
+        ("flavor-team-secrets", "EnvironmentConfig", "team-secrets", ""),
+        ("namespace-flavor-gpu-a100", "ConfigMap", "gpu-a100", "ml"),
+        ("namespace-flavor-team-secrets", "ConfigMap", "team-secrets", "ml"),
+    ]
+    # Crossplane answers each selector; the function composes from one of each pair.
+    req = support.request(xr)
+    team = files.load(str(EXAMPLES / "team-flavors" / "ml-team-secrets.yaml"))[0].body
+    fill(
+        req,
+        "required_resources",
+        {
+            "flavor-gpu-a100": [files.load(str(EXAMPLES / "flavors" / "gpu-a100.yaml"))[0].body],
+            "flavor-team-secrets": [],
+            "namespace-flavor-gpu-a100": [],
+            "namespace-flavor-team-secrets": [team],
+        },
+    )
+    second = stub.RunFunction(req, timeout=10)
+    assert fatal(second) == []
+    assert second.requirements.resources == first.requirements.resources
+    spec = json_format.MessageToDict(second.desired.composite.resource)["spec"]
+    assert [r["secretName"] for r in spec["secretRefs"]] == ["ml-api-keys"]
+    assert spec["nodeSelector"] == {"accelerator": "nvidia-a100"}

@@ -11,6 +11,8 @@ from tests.support import ROOT
 
 EXAMPLES = ROOT / "examples"
 STAGES = ("created", "queue-creating", "queue-no-url", "queue-url", "ready", "napping")
+# The cluster's flavor library and the teams' namespace flavors.
+TEAM_FLAVORS = ("examples/flavors", "examples/team-flavors")
 # The life stages that differ for the other transports.
 TRANSPORT_STAGES = {
     "rabbitmq": ("created", "ready", "napping"),
@@ -27,6 +29,7 @@ class Case:
     composition: str = "examples/composition.yaml"
     observed: str | None = None
     xrd: str = "xrd/xasyncactors.asya.sh.yaml"
+    required: tuple[str, ...] = ("examples/flavors",)
 
     def render(self) -> list[dict[str, Any]]:
         """Render through function-asya over a real (in-process) gRPC server."""
@@ -36,7 +39,7 @@ class Case:
                 files.load_composition(str(ROOT / self.composition)),
                 files.load_functions(str(EXAMPLES / "functions.yaml")),
                 files.load_observed(str(ROOT / self.observed)) if self.observed else [],
-                files.load(str(EXAMPLES / "flavors")),
+                [doc for path in self.required for doc in files.load(str(ROOT / path))],
                 command.pipeline.to_struct({}),
                 timeout=30,
                 include_results=True,
@@ -60,9 +63,10 @@ CASES = (
             f"flavored-{path.stem}",
             f"examples/flavored/{path.stem}.yaml",
             composition="compositions/asyncactor-sqs.yaml",
+            required=TEAM_FLAVORS if path.stem == "team-flavor" else ("examples/flavors",),
         )
         for path in sorted((EXAMPLES / "flavored").glob("*.yaml"))
-        if path.stem not in {"conflict", "missing-flavor"}
+        if path.stem not in {"conflict", "missing-flavor", "ambiguous"}
     ]
     + [
         Case(
@@ -73,6 +77,15 @@ CASES = (
             xrd="xrd/asyncactors.asya.sh.v2.yaml",
         )
         for stage in STAGES
+    ]
+    + [
+        Case(
+            "v2-team-flavor",
+            "examples/v2/team-flavor/xr.yaml",
+            composition="examples/v2/composition.yaml",
+            xrd="xrd/asyncactors.asya.sh.v2.yaml",
+            required=TEAM_FLAVORS,
+        )
     ]
     + [
         Case(

@@ -1,0 +1,157 @@
+"""Namespace flavors: which object defines each flavor, and how messages name it (SPEC §5.6)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from function import flavor_sources, requirements
+from function.errors import FlavorError, MergeConflictError, WaitingForFlavorsError
+from tests.unit.test_flavors import flavor, resolve
+
+NS = "ml"
+
+
+def environment_config(name: str, data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "apiVersion": "apiextensions.crossplane.io/v1beta1",
+        "kind": "EnvironmentConfig",
+        "metadata": {"name": name, "labels": {"asya.sh/flavor": name}},
+        "data": data,
+    }
+
+
+def config_map(
+    name: str, text: str, *, namespace: str = NS, label: str | None = None, **metadata: Any
+) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "labels": {"asya.sh/flavor": name if label is None else label},
+            **metadata,
+        },
+        "data": {"flavor.yaml": text},
+    }
+
+
+@dataclass(frozen=True)
+class SourceCase:
+    """What Crossplane found for one flavor `keys`, and what it means."""
+
+    reason: str
+    environment_configs: list[dict[str, Any]] = field(default_factory=list)
+    config_maps: list[dict[str, Any]] = field(default_factory=list)
+    data: dict[str, Any] | None = None  # the flavor's data; None when it is refused
+    error: str = ""
+
+
+SOURCES = [
+    SourceCase(
+        reason="an EnvironmentConfig alone",
+        environment_configs=[environment_config("keys", {"replicas": 2})],
+        data={"replicas": 2},
+    ),
+    SourceCase(
+        reason="a labelled ConfigMap alone",
+        config_maps=[config_map("keys", "replicas: 3\n")],
+        data={"replicas": 3},
+    ),
+    SourceCase(
+        reason="a ConfigMap without the label is not a flavor",
+        config_maps=[config_map("keys", "replicas: 3\n", label="")],
+        error="Waiting for 1 flavor: keys",
+    ),
+    SourceCase(
+        reason="a ConfigMap labelled for another flavor is not this one",
+        config_maps=[config_map("keys", "replicas: 3\n", label="other")],
+        error="Waiting for 1 flavor: keys",
+    ),
+    SourceCase(
+        reason="a ConfigMap of another namespace is never used",
+        config_maps=[config_map("keys", "replicas: 3\n", namespace="elsewhere")],
+        error="Waiting for 1 flavor: keys",
+    ),
+    SourceCase(
+        reason="both sources define it",
+        environment_configs=[environment_config("keys", {})],
+        config_maps=[config_map("keys", "{}")],
+        error='flavor "keys" is defined both as EnvironmentConfig keys and as ConfigMap ml/keys',
+    ),
+    SourceCase(
+        reason="flavor.yaml that is not a map",
+        config_maps=[config_map("keys", "- replicas: 3\n")],
+        error="ConfigMap ml/keys: flavor.yaml must be a map of AsyncActor spec fields",
+    ),
+    SourceCase(
+        reason="flavor.yaml that is not YAML",
+        config_maps=[config_map("keys", "replicas: [3\n")],
+        error="ConfigMap ml/keys: flavor.yaml is not YAML",
+    ),
+    SourceCase(
+        reason="an empty flavor.yaml contributes nothing",
+        config_maps=[config_map("keys", "")],
+        data={},
+    ),
+]
+
+
+@pytest.mark.parametrize("case", SOURCES, ids=[c.reason for c in SOURCES])
+def test_which_object_defines_a_flavor(case: SourceCase) -> None:
+    wanted = requirements.for_flavors(["keys"], NS)
+    fetched = {
+        requirements.key_for("keys"): case.environment_configs,
+        requirements.config_map_key_for("keys"): case.config_maps,
+    }
+    if case.data is None:
+        with pytest.raises(FlavorError) as raised:
+            flavor_sources.collect(wanted, fetched, NS)
+        assert case.error in str(raised.value), case.reason
+        if case.error.startswith("Waiting"):
+            assert isinstance(raised.value, WaitingForFlavorsError)
+        return
+    [flavor] = flavor_sources.collect(wanted, fetched, NS)
+    assert flavor.data == case.data, case.reason
+
+
+def test_without_namespace_flavors_nothing_changes() -> None:
+    wanted = requirements.for_flavors(["keys"])
+    assert [(r.kind, r.namespace) for r in wanted] == [("EnvironmentConfig", "")]
+    with pytest.raises(WaitingForFlavorsError) as raised:
+        flavor_sources.collect(wanted, {"flavor-keys": []}, None)
+    assert str(raised.value) == "Waiting for 1 flavor EnvironmentConfigs: keys"
+
+
+def test_a_namespace_flavor_is_named_with_its_configmap_in_every_message() -> None:
+    team = flavor_sources.from_config_map(
+        "team-keys",
+        NS,
+        config_map(
+            "team-keys",
+            "scaling: {minReplicaCount: 2}\nreplicas: lots\nactor: nope\n",
+            annotations={"asya.sh/deprecated": "true"},
+        ),
+    )
+    assert team.label == '"team-keys" in ConfigMap ml/team-keys'
+    with pytest.raises(FlavorError) as invalid:
+        resolve({}, team)
+    assert str(invalid.value).endswith('(from flavor "team-keys" in ConfigMap ml/team-keys)')
+    clean = flavor_sources.from_config_map(
+        "team-keys", NS, config_map("team-keys", "scaling: {minReplicaCount: 2}\nactor: nope\n")
+    )
+    with pytest.raises(MergeConflictError) as conflict:
+        resolve({}, flavor("cluster", {"scaling": {"minReplicaCount": 1}}), clean)
+    assert str(conflict.value) == (
+        'flavor merge conflict: flavors "cluster" and "team-keys" in ConfigMap ml/team-keys '
+        "conflict on scaling.minReplicaCount"
+    )
+    warnings = resolve({}, dataclasses.replace(team, data=clean.data)).warnings
+    assert warnings == (
+        'flavor "team-keys" in ConfigMap ml/team-keys is deprecated: no reason given',
+        'flavor "team-keys" in ConfigMap ml/team-keys sets actor, which a flavor cannot set; ignored',
+    )
