@@ -10,10 +10,16 @@ class FunctionError(Exception):
 
     reason = "ComposeFailed"
 
-    def __init__(self, message: str) -> None:
-        """Create an error whose message is shown to the user as is."""
+    def __init__(self, message: str, *, path: str = "") -> None:
+        """Create an error whose message is shown to the user as is.
+
+        Args:
+            message: the whole message, path and source included.
+            path: the dotted spec path it is about, when there is one (for tools).
+        """
         super().__init__(message)
         self.message = message
+        self.path = path
 
     def __str__(self) -> str:
         """Return the user-facing message."""

@@ -12,8 +12,18 @@ from typing import Any
 
 import yaml
 
+from function import validate
 from function.errors import FlavorError, WaitingForFlavorsError
-from function.flavors import FLAVOR_LABEL, Flavor, from_environment_config, from_metadata
+from function.flavors import (
+    FLAVOR_LABEL,
+    Flavor,
+    Resolution,
+    from_environment_config,
+    from_metadata,
+    resolve,
+)
+from function.models.input import Input
+from function.models.xr import Composite
 from function.requirements import Requirement
 
 FLAVOR_FILE = "flavor.yaml"
@@ -117,3 +127,20 @@ def from_config_map(name: str, namespace: str, body: Mapping[str, Any]) -> Flavo
             "AsyncActor spec fields"
         )
     return from_metadata(name, spec, body.get("metadata"), source=where)
+
+
+def resolve_actor(
+    xr: Composite,
+    settings: Input,
+    wanted: Sequence[Requirement],
+    fetched: Mapping[str, list[dict[str, Any]]],
+    namespace: str | None,
+) -> Resolution:
+    """Resolve an actor from what was fetched for it, then check its pod: the function's stages.
+
+    Raises:
+        FunctionError: for a flavor missing or ambiguous, a conflict, or an invalid value.
+    """
+    resolution = resolve(xr, collect(wanted, fetched, namespace))
+    validate.check(resolution.spec, settings, resolution.provenance)
+    return resolution

@@ -121,11 +121,14 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     merged = merge.merge_flavors(layers, settled=actor, labels=labels)
     data = merge.layered(spec_model.DEFAULTS, merged, actor)
     _with_state_proxy_defaults(data)
-    for key in ("actor", "flavors"):
-        if key in xr.spec:
-            data[key] = xr.spec[key]
+    identity = {key: xr.spec[key] for key in ("actor", "flavors") if key in xr.spec}
+    data |= identity
     provenance = Provenance(
-        data, ((ACTOR, actor), *((f"flavor {labels[name]}", layer) for name, layer in layers))
+        data,
+        (
+            (ACTOR, actor | identity),
+            *((f"flavor {labels[name]}", layer) for name, layer in layers),
+        ),
     )
     try:
         model = spec_model.Spec.model_validate(data)

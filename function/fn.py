@@ -19,7 +19,6 @@ from function import (
     requirements,
     status,
     structs,
-    validate,
 )
 from function.models.input import Input
 from function.models.plan import Plan
@@ -130,9 +129,7 @@ def pipeline(
     fetched = parse.required(req, [r.key for r in wanted], caches)
     if fetched is None:
         return Pending(settings)
-    layers = flavor_sources.collect(wanted, fetched, namespace)
-    resolution = flavors.resolve(xr, layers)
-    validate.check(resolution.spec, settings, resolution.provenance)
+    resolution = flavor_sources.resolve_actor(xr, settings, wanted, fetched, namespace)
     plan = Plan(
         xr=xr, spec=resolution.spec, settings=settings, observed=parse.observed_resources(req)
     )

@@ -1,4 +1,4 @@
-"""The `function-asya` command line: `serve` the function, or `render` an XR offline."""
+"""The `function-asya` command line: `serve`, `render` offline, `flavors lint` and `explain`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from crossplane.function import logging
 
 from function import fn, server
 from function.rendercli import command as render_command
+from function.tools import command as tools_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -90,6 +91,8 @@ def serve(
 
 
 cli.add_command(render_command.render)
+cli.add_command(tools_command.flavors)
+cli.add_command(tools_command.explain)
 
 
 if __name__ == "__main__":

@@ -90,7 +90,8 @@ class _FlavorMerge:
     def _conflict(self, path: tuple[str | Item, ...]) -> MergeConflictError:
         return MergeConflictError(
             f"flavor merge conflict: flavors {self._label(self._owner(path))} and "
-            f"{self._label(self.current)} conflict on {dotted(path)}"
+            f"{self._label(self.current)} conflict on {dotted(path)}",
+            path=dotted(path),
         )
 
     def _dicts(
@@ -151,7 +152,8 @@ class _FlavorMerge:
             f"flavor merge conflict: flavors {self._label(self._owner(tuple(path)))} and "
             f"{self._label(self.current)} "
             f'have conflicting types for key "{dotted(path)}": existing is {type_name(base)}, '
-            f"new is {type_name(nxt)}"
+            f"new is {type_name(nxt)}",
+            path=dotted(path),
         )
 
     def fold(self, flavors: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:

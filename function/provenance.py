@@ -51,15 +51,18 @@ class Provenance:
         It is a flavor's error when any value came from a flavor, else the actor's.
         """
         texts = []
+        wheres = []
         blamed_flavor = False
         for loc, message, missing in problems[:MAX_PROBLEMS]:
             where, origin = self.blame(loc, missing=missing)
+            wheres.append(where)
             blamed_flavor = blamed_flavor or (origin is not None and origin != ACTOR)
             texts.append(f"{where}: {message}" + (f" (from {origin})" if origin else ""))
         text = "; ".join(texts)
+        path = wheres[0] if wheres else ""
         if blamed_flavor:
-            return FlavorError(f"invalid flavor data: {text}")
-        return SpecError(f"invalid actor spec: {text}")
+            return FlavorError(f"invalid flavor data: {text}", path=path)
+        return SpecError(f"invalid actor spec: {text}", path=path)
 
     def invalid(self, exc: ValidationError) -> FlavorError:
         """The error for a spec that does not validate against the model."""

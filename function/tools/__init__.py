@@ -1,0 +1,1 @@
+"""Tools for platform teams, built on the function's own parsing, merge and validation."""
