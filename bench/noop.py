@@ -24,7 +24,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--address", required=True)
     args = parser.parse_args()
-    asyncio.run(server.serve(NoopRunner(), server.Options(address=args.address, insecure=True)))
+    # No response cache: the no-op is the floor a call costs without one.
+    options = server.Options(address=args.address, insecure=True, cache_mb=0)
+    asyncio.run(server.serve(NoopRunner(), options))
 
 
 if __name__ == "__main__":

@@ -56,3 +56,57 @@ class ContentCache(Generic[Value]):
     def __len__(self) -> int:
         """Count the values held."""
         return len(self._items)
+
+
+class BytesCache:
+    """Serialised answers by a digest of their question, least recently used first out.
+
+    Bounded by the bytes it holds (answers plus keys), not by count, so a fleet of
+    large actors cannot grow it past its budget. Thread-safe. Size 0 turns it off.
+    """
+
+    KEY_BYTES = 32  # a SHA-256 digest
+
+    def __init__(self, max_bytes: int) -> None:
+        """Create a cache holding at most `max_bytes`."""
+        self.max_bytes = max_bytes
+        self._items: collections.OrderedDict[bytes, bytes] = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def enabled(self) -> bool:
+        """Whether answers are kept at all."""
+        return self.max_bytes > 0
+
+    def get(self, key: bytes) -> bytes | None:
+        """The answer kept for a key (a digest), or None."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return found
+
+    def put(self, key: bytes, value: bytes) -> None:
+        """Keep an answer, dropping the least recently used ones past the budget."""
+        size = len(value) + self.KEY_BYTES
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.bytes -= len(old) + self.KEY_BYTES
+            self._items[key] = value
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                _, dropped = self._items.popitem(last=False)
+                self.bytes -= len(dropped) + self.KEY_BYTES
+
+    def __len__(self) -> int:
+        """Count the answers held."""
+        return len(self._items)

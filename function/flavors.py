@@ -121,7 +121,7 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     merged = merge.merge_flavors(layers, settled=actor, labels=labels)
     data = merge.layered(spec_model.DEFAULTS, merged, actor)
     _with_state_proxy_defaults(data)
-    identity = {key: xr.spec[key] for key in ("actor", "flavors") if key in xr.spec}
+    identity: dict[str, Any] = {k: xr.spec[k] for k in ("actor", "flavors") if k in xr.spec}
     data |= identity
     provenance = Provenance(
         data,

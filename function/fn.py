@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+import threading
 import traceback
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +51,30 @@ class Composed:
     report: status.Report
 
 
+class AppliedFlavors:
+    """The flavors last applied to each actor, so "Flavors applied" is logged when they change.
+
+    Bounded (the oldest actors are forgotten, and logged again when next seen) and
+    thread-safe. It changes what is logged, never an answer.
+    """
+
+    SIZE = 10_000
+
+    def __init__(self) -> None:
+        """Remember nothing yet."""
+        self._last: collections.OrderedDict[str, tuple[str, ...]] = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def changed(self, actor: str, applied: tuple[str, ...]) -> bool:
+        """Record what was applied to an actor; tell whether it differs from last time."""
+        with self._lock:
+            before = self._last.pop(actor, None)
+            self._last[actor] = applied
+            if len(self._last) > self.SIZE:
+                self._last.popitem(last=False)
+        return before != applied
+
+
 class FunctionRunner:
     """Resolves an AsyncActor's flavors, renders its resources, and reports its phase.
 
@@ -60,6 +86,7 @@ class FunctionRunner:
         """Create a runner with empty caches."""
         self.log = logging.get_logger()
         self.caches = parse.Caches()
+        self.applied = AppliedFlavors()
 
     def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
         """Run the function once; never raises, never returns a gRPC error."""
@@ -86,9 +113,9 @@ class FunctionRunner:
             )
             return fatal(req, None, wanted)
         if isinstance(outcome, Composed) and outcome.resolution.applied:
-            self.log.info(
-                "Flavors applied", actor=xr.name, flavors=list(outcome.resolution.applied)
-            )
+            applied = outcome.resolution.applied
+            if self.applied.changed(f"{xr.namespace}/{xr.name}", applied):
+                self.log.info("Flavors applied", actor=xr.name, flavors=list(applied))
         return rsp
 
 

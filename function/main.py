@@ -58,6 +58,14 @@ def cli() -> None:
     help="Maximum size of sent gRPC messages in MB (default: the receive size).",
 )
 @click.option(
+    "--cache-size",
+    type=click.IntRange(min=0),
+    default=64,
+    show_default=True,
+    envvar="CACHE_SIZE",
+    help="MiB of answers kept for requests whose content was seen before (0: none).",
+)
+@click.option(
     "--grace-period",
     type=click.FloatRange(min=0),
     default=5.0,
@@ -71,6 +79,7 @@ def serve(
     insecure: bool,
     max_recv_message_size: int,
     max_send_message_size: int | None,
+    cache_size: int,
     grace_period: float,
 ) -> None:
     """Serve the function over gRPC (port 9443, as Crossplane expects)."""
@@ -82,6 +91,7 @@ def serve(
         max_recv_message_mb=max_recv_message_size,
         max_send_message_mb=max_send_message_size or max_recv_message_size,
         grace_seconds=grace_period,
+        cache_mb=cache_size,
     )
     try:
         asyncio.run(server.serve(fn.FunctionRunner(), options))

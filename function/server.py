@@ -14,7 +14,7 @@ import grpc
 from crossplane.function import logging, runtime
 from grpc_reflection.v1alpha import reflection
 
-from function import wire
+from function import cache, wire
 
 CERT_FILES = ("tls.crt", "tls.key", "ca.crt")
 # v1beta1 is v1 under another name, byte for byte: both are served by one handler.
@@ -44,6 +44,8 @@ class Options:
     # on SIGTERM gRPC cancels calls it has not taken in. The work is CPU-bound
     # Python, so a second worker would only contend for the GIL.
     workers: int = 1
+    # The response cache's budget (MiB): an unchanged actor is answered from it.
+    cache_mb: int = 64
     # How often (seconds) a worker yields the GIL, so the event loop takes in the
     # calls queued behind the running one. Python's default is 5 ms.
     switch_interval: float = 0.0005
@@ -90,7 +92,12 @@ def build(function: wire.Runner, options: Options) -> tuple[grpc.aio.Server, int
     server = grpc.aio.server(options=grpc_options)
     handlers = {
         "RunFunction": wire.run_function_handler(
-            function, options.max_send_message_mb * MIB, options.workers
+            wire.Answers(
+                function,
+                options.max_send_message_mb * MIB,
+                cache.BytesCache(options.cache_mb * MIB),
+            ),
+            options.workers,
         )
     }
     for service in SERVICES:
@@ -119,13 +126,15 @@ async def serve(function: wire.Runner, options: Options) -> None:
     Raises:
         StartupError: when the server cannot start.
     """
-    server, port = build(function, options)
-    sys.setswitchinterval(options.switch_interval)
-    log = logging.get_logger()
+    # Handlers first: the port accepts connections once bound, and a SIGTERM that
+    # arrives before them would kill the process instead of stopping it.
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
+    server, port = build(function, options)
+    sys.setswitchinterval(options.switch_interval)
+    log = logging.get_logger()
     await server.start()
     host = options.address.rsplit(":", 1)[0]
     log.info("Serving", address=f"{host}:{port}", tls=not options.insecure)

@@ -13,13 +13,17 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import grpc
+from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import descriptor_pb2, descriptor_pool, message, message_factory
 
-from function import errors, fn
+from function import cache, errors, fn
 
 PROTOBUF_DEPTH_LIMIT = 100
 MIB = 1024 * 1024
+# Room kept under the send limit for the tag spliced in front of a cached body.
+TAG_ROOM = 1024
+CACHE_LOG_EVERY = 1000
 
 
 class Runner(Protocol):
@@ -95,10 +99,15 @@ def _meta_of(data: bytes) -> fnv1.RequestMeta:
     return meta
 
 
-def encode(response: fnv1.RunFunctionResponse, max_bytes: int) -> bytes:
-    """Serialise a response; one past the size limit becomes a Fatal result saying so."""
+def untagged(response: fnv1.RunFunctionResponse, max_bytes: int) -> bytes:
+    """Serialise a response without its tag; one past the size limit becomes a Fatal result.
+
+    The tag is spliced back in by `tagged`, so the bytes can answer any request of
+    the same content.
+    """
+    response.meta.tag = ""
     data: bytes = response.SerializeToString()
-    if len(data) <= max_bytes:
+    if len(data) + TAG_ROOM <= max_bytes:
         return data
     # Checked here, where the bytes exist anyway, so it costs a call nothing.
     too_large = errors.InputError(
@@ -106,12 +115,70 @@ def encode(response: fnv1.RunFunctionResponse, max_bytes: int) -> bytes:
         f"more than the {max_bytes / MIB:g} MiB gRPC message limit "
         "(--max-send-message-size); the actor's spec and flavors are too large"
     )
-    request = fnv1.RunFunctionRequest(meta=fnv1.RequestMeta(tag=response.meta.tag))
-    answer: bytes = fn.fatal(request, too_large).SerializeToString()
+    answer: bytes = fn.fatal(fnv1.RunFunctionRequest(), too_large).SerializeToString()
     return answer
 
 
-def run_function_handler(function: Runner, max_response_bytes: int, workers: int) -> Any:
+def tagged(tag: str, body: bytes) -> bytes:
+    """A response's bytes with its request's tag.
+
+    protobuf merges repeated occurrences of a message field, so a `meta` holding only
+    the tag, followed by the body (whose `meta` holds the rest), decodes as one meta.
+    """
+    if not tag:
+        return body
+    prefix: bytes = fnv1.RunFunctionResponse(meta=fnv1.ResponseMeta(tag=tag)).SerializeToString()
+    return prefix + body
+
+
+def question(request: fnv1.RunFunctionRequest) -> bytes:
+    """A digest of everything an answer depends on: the request's content without its tag.
+
+    Deterministic serialisation orders map entries (Crossplane's Go marshaller does
+    not), so the same content always gives the same key.
+    """
+    tag = request.meta.tag
+    request.meta.tag = ""
+    content: bytes = request.SerializeToString(deterministic=True)
+    request.meta.tag = tag
+    return cache.digest(content)
+
+
+class Answers:
+    """Answers RunFunction requests, from the response cache when their content was seen."""
+
+    def __init__(
+        self, function: Runner, max_response_bytes: int, responses: cache.BytesCache
+    ) -> None:
+        """Answer with `function`, keeping answers in `responses`."""
+        self.function = function
+        self.max_response_bytes = max_response_bytes
+        self.responses = responses
+        self.log = logging.get_logger()
+
+    def answer(self, request: fnv1.RunFunctionRequest) -> bytes:
+        """The serialised response for one request."""
+        tag = request.meta.tag
+        if not self.responses.enabled:
+            return tagged(tag, untagged(self.function.run_once(request), self.max_response_bytes))
+        key = question(request)
+        body = self.responses.get(key)
+        if body is None:
+            body = untagged(self.function.run_once(request), self.max_response_bytes)
+            self.responses.put(key, body)
+        calls = self.responses.hits + self.responses.misses
+        if calls % CACHE_LOG_EVERY == 0:
+            self.log.debug(
+                "Response cache",
+                hits=self.responses.hits,
+                misses=self.responses.misses,
+                bytes=self.responses.bytes,
+                answers=len(self.responses),
+            )
+        return tagged(tag, body)
+
+
+def run_function_handler(answers: Answers, workers: int) -> Any:
     """A RunFunction handler that answers with a Fatal result where gRPC would fail the call.
 
     Calls run on `workers` threads off the event loop (server.Options says why).
@@ -120,14 +187,17 @@ def run_function_handler(function: Runner, max_response_bytes: int, workers: int
 
     async def run(
         request: fnv1.RunFunctionRequest | Undecodable, _context: grpc.aio.ServicerContext
-    ) -> fnv1.RunFunctionResponse:
+    ) -> bytes:
         if isinstance(request, Undecodable):
-            return fn.fatal(fnv1.RunFunctionRequest(meta=request.meta), request.error)
+            rsp = fn.fatal(fnv1.RunFunctionRequest(meta=request.meta), request.error)
+            data: bytes = rsp.SerializeToString()
+            return data
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(worker, function.run_once, request)
+        return await loop.run_in_executor(worker, answers.answer, request)
 
     return grpc.unary_unary_rpc_method_handler(
         run,
         request_deserializer=decode,
-        response_serializer=lambda response: encode(response, max_response_bytes),
+        # The answer is serialised already (it may come from the cache).
+        response_serializer=lambda data: data,
     )

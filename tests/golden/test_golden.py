@@ -11,7 +11,7 @@ import difflib
 import pytest
 import yaml
 
-from function import fn, parse
+from function import cache, fn, parse
 from tests.golden.cases import CASES, Case
 from tests.support import ROOT
 
@@ -41,6 +41,7 @@ def test_render_matches_the_golden_file(case: Case, request: pytest.FixtureReque
 
 def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every golden file, byte for byte, from a cold runner, a warm one and one without caches."""
+    real_bytes_cache = cache.BytesCache
     shared = fn.FunctionRunner()
     monkeypatch.setattr(fn, "FunctionRunner", lambda: shared)
     for round_ in ("cold", "warm"):
@@ -54,6 +55,8 @@ def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(parse, "FLAVOR_CACHE_SIZE", 0)
     monkeypatch.setattr(parse, "INPUT_CACHE_SIZE", 0)
+    # And no response cache in the server render starts.
+    monkeypatch.setattr(cache, "BytesCache", lambda _size: real_bytes_cache(0))
     uncached = parse.Caches()
     assert (uncached.flavors.size, uncached.inputs.size) == (0, 0)
     monkeypatch.setattr(shared, "caches", uncached)

@@ -189,3 +189,15 @@ def test_xr_metadata_of_the_wrong_shape_is_a_fatal_naming_it(
     rsp = run(support.request(xr, meta=fnv1.RequestMeta(tag="shape")))
     assert support.fatal_messages(rsp) == [message]
     assert rsp.meta.tag == "shape"
+
+
+def test_flavors_applied_is_logged_when_an_actors_flavors_change() -> None:
+    applied = fn.AppliedFlavors()
+    assert applied.changed("ns/a", ("gpu",))
+    assert not applied.changed("ns/a", ("gpu",))
+    assert applied.changed("ns/b", ("gpu",))
+    assert applied.changed("ns/a", ("gpu", "spot"))
+    for index in range(fn.AppliedFlavors.SIZE):
+        applied.changed(f"ns/{index}", ("x",))
+    # Forgotten once the oldest of SIZE: logged again, never more than that remembered.
+    assert applied.changed("ns/a", ("gpu", "spot"))

@@ -1,0 +1,116 @@
+"""The response cache: an answer for content seen before is the earlier answer with this tag."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from function import cache, fn, wire
+from tests import support
+
+MIB = 1024 * 1024
+
+
+def answers(size: int = 64 * MIB) -> wire.Answers:
+    return wire.Answers(fn.FunctionRunner(), 4 * MIB, cache.BytesCache(size))
+
+
+def flavored(tag: str, replicas: int = 2, **meta: Any) -> fnv1.RunFunctionRequest:
+    xr = support.MINIMAL_XR | {"spec": support.MINIMAL_XR["spec"] | {"flavors": ["shape"]}}
+    req = support.request(xr, meta=fnv1.RequestMeta(tag=tag, **meta), input=support.struct({}))
+    req.required_resources["flavor-shape"].items.add().resource.update(
+        {"metadata": {"name": "shape"}, "data": {"replicas": replicas, "env": [{"name": "A"}]}}
+    )
+    return req
+
+
+REQUESTS = [
+    flavored("one"),
+    flavored("two", replicas=3),
+    support.request(support.MINIMAL_XR, meta=fnv1.RequestMeta(tag="asks")),  # requirements only
+    support.request(support.MINIMAL_XR | {"spec": {"actor": "Bad"}}),  # a Fatal
+]
+
+
+def test_every_answer_is_the_same_bytes_with_the_cache_on_off_and_warm() -> None:
+    warm, cold, off = answers(), answers(), answers(0)
+    for req in REQUESTS:
+        warm.answer(req)
+    for req in REQUESTS:
+        assert warm.answer(req) == cold.answer(req) == off.answer(req)
+    assert warm.responses.hits == len(REQUESTS)
+    assert len(off.responses) == 0
+
+
+def test_the_same_content_with_another_tag_is_a_hit_that_carries_the_new_tag() -> None:
+    served = answers()
+    first = fnv1.RunFunctionResponse.FromString(served.answer(flavored("first")))
+    second = fnv1.RunFunctionResponse.FromString(served.answer(flavored("second")))
+    assert (served.responses.hits, served.responses.misses) == (1, 1)
+    assert (first.meta.tag, second.meta.tag) == ("first", "second")
+    assert second.meta.ttl.seconds == 60
+    second.meta.tag = "first"
+    assert second == first
+
+
+def test_one_tag_with_other_required_resources_is_another_question() -> None:
+    # Crossplane keeps one tag for every call of a step's requirements loop.
+    served = answers()
+    asking = flavored("loop")
+    del asking.required_resources["flavor-shape"]
+    asked = fnv1.RunFunctionResponse.FromString(served.answer(asking))
+    composed = fnv1.RunFunctionResponse.FromString(served.answer(flavored("loop")))
+    assert served.responses.misses == 2
+    assert len(asked.desired.resources) == 0
+    assert "deployment" in composed.desired.resources
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(
+            lambda r: r.observed.resources["sqs-queue"].resource.update({"x": 1}), id="observed"
+        ),
+        pytest.param(lambda r: r.input.update({"ttl": "30s"}), id="input"),
+        pytest.param(lambda r: r.context.update({"k": "v"}), id="context"),
+        pytest.param(lambda r: r.desired.resources["e"].resource.update({"k": 1}), id="desired"),
+        pytest.param(
+            lambda r: r.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES),
+            id="capabilities",
+        ),
+        pytest.param(lambda r: r.extra_resources["x"].SetInParent(), id="extra resources"),
+    ],
+)
+def test_everything_an_answer_depends_on_is_in_the_key(change: Any) -> None:
+    one, other = flavored("t"), flavored("t")
+    change(other)
+    assert wire.question(one) != wire.question(other)
+
+
+def test_map_order_does_not_change_the_key() -> None:
+    # Crossplane's Go marshaller writes Struct entries in random order.
+    one, other = flavored("t"), flavored("t")
+    one.input.update({"a": 1, "b": 2})
+    other.input.update({"b": 2, "a": 1})
+    assert wire.question(one) == wire.question(other)
+
+
+def test_the_cache_is_bounded_by_bytes_least_recently_used_first_out() -> None:
+    kept = cache.BytesCache(3 * (100 + cache.BytesCache.KEY_BYTES))
+    for key in (b"a", b"b", b"c"):
+        kept.put(key, b"x" * 100)
+    assert kept.get(b"a") is not None  # a is now the most recent
+    kept.put(b"d", b"x" * 100)
+    assert kept.get(b"b") is None
+    assert kept.get(b"a") is not None
+    assert kept.bytes <= kept.max_bytes
+    kept.put(b"huge", b"x" * kept.max_bytes)  # larger than the budget: never kept
+    assert kept.get(b"huge") is None
+
+
+def test_the_key_leaves_the_request_as_it_was() -> None:
+    req = flavored("keep")
+    wire.question(req)
+    assert req.meta.tag == "keep"
