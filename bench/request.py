@@ -163,12 +163,45 @@ def composite(index: int | None = None) -> dict[str, Any]:
     return xr
 
 
-def request(index: int | None = None, *, resolved: bool = True) -> fnv1.RunFunctionRequest:
-    """A RunFunctionRequest as Crossplane sends it on the second call of a reconcile."""
+# What makes the heavy request heavier: the actor's own env, Secrets and labels.
+HEAVY_SPEC: dict[str, Any] = {
+    "env": [
+        {"name": f"HANDLER_SETTING_{n}", "value": f"value-{n:04d}-" + "x" * 150} for n in range(12)
+    ],
+    "secretRefs": [
+        {
+            "secretName": f"actor-secret-{n}",
+            "keys": [
+                {"key": "token", "envVar": f"ACTOR_TOKEN_{n}"},
+                {"key": "url", "envVar": f"ACTOR_URL_{n}"},
+            ],
+        }
+        for n in range(3)
+    ],
+}
+
+
+def request(
+    index: int | None = None, *, resolved: bool = True, heavy: bool = False, variant: int = 0
+) -> fnv1.RunFunctionRequest:
+    """A RunFunctionRequest as Crossplane sends it on the second call of a reconcile.
+
+    Args:
+        index: makes a distinct actor.
+        resolved: with the flavors fetched (else the first call of the loop).
+        heavy: the heavier actor (12 env vars, Secrets) of BENCHMARKS.md.
+        variant: changes the observed Deployment's status, as a reconcile after a change sees it.
+    """
     req = fnv1.RunFunctionRequest(meta=fnv1.RequestMeta(tag="bench"))
-    req.observed.composite.resource.update(composite(index))
+    xr = composite(index)
+    if heavy:
+        xr["spec"] |= copy.deepcopy(HEAVY_SPEC)
+        xr["metadata"]["labels"] |= {f"team.example.com/label-{n}": f"v{n}" for n in range(6)}
+    req.observed.composite.resource.update(xr)
     for doc in _load(EXAMPLES / "image-enhancer" / "observed" / "ready.yaml"):
         name = doc["metadata"]["annotations"]["crossplane.io/composition-resource-name"]
+        if name == "deployment" and variant:
+            doc["status"]["atProvider"]["manifest"]["status"]["observedGeneration"] = variant
         req.observed.resources[name].resource.update(doc)
     [composition] = _load(EXAMPLES / "composition.yaml")
     req.input.update(composition["spec"]["pipeline"][0]["input"])

@@ -19,6 +19,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
@@ -39,11 +40,15 @@ class Result:
 
 
 def command(name: str, address: str) -> list[str]:
-    base = (
-        [str(BIN / "function-asya"), "serve", "--insecure", "--address", address]
-        if name == "function-asya"
-        else [sys.executable, "-m", "bench.noop", "--address", address]
-    )
+    serve = [str(BIN / "function-asya"), "serve", "--insecure", "--address", address]
+    base = {
+        "function-asya": serve,
+        # The full path on every call: the cold path, and the cache's floor.
+        "function-asya (no cache)": [*serve, "--cache-size", "0"],
+        # --debug: the response cache's counts in the log, for the fleet.
+        "function-asya (debug)": [*serve, "--debug"],
+        "no-op": [sys.executable, "-m", "bench.noop", "--address", address],
+    }[name]
     return (["taskset", "-c", "0"] if PIN else []) + base
 
 
@@ -55,15 +60,15 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start(name: str) -> tuple[subprocess.Popen[bytes], str, float]:
+def start(name: str, log: Any = None) -> tuple[subprocess.Popen[bytes], str, float]:
     """Start a server; return it, its address and the seconds to its first good response."""
     address = f"127.0.0.1:{free_port()}"
     probe = bench_request.request(resolved=True).SerializeToString()
     began = time.perf_counter()
     process = subprocess.Popen(
         command(name, address),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log or subprocess.DEVNULL,
+        stderr=log or subprocess.DEVNULL,
         cwd=bench_request.ROOT,
     )
     while True:
@@ -190,6 +195,79 @@ def measure(name: str, payload: bytes, args: argparse.Namespace) -> Result:
     return result
 
 
+def cold(name: str, payloads: list[bytes]) -> dict[str, float]:
+    """Each of many distinct requests sent once: the path a changed actor takes."""
+    process, address, _ = start(name)
+    pid = server_pid(process)
+    try:
+        with grpc.insecure_channel(address) as channel:
+            call = channel.unary_unary(
+                "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
+            )
+            times = []
+            cpu_before = cpu_seconds(pid)
+            for payload in payloads:
+                began = time.perf_counter()
+                call(payload, timeout=10)
+                times.append(time.perf_counter() - began)
+            cpu = (cpu_seconds(pid) - cpu_before) / len(payloads) * 1000
+    finally:
+        stop(process)
+    return {
+        "p50_ms": statistics.median(times) * 1000,
+        "p99_ms": percentile(times, 0.99) * 1000,
+        "cpu_per_call_ms": cpu,
+    }
+
+
+def fleet(name: str, actors: int, rounds: int, changed: float) -> dict[str, float]:
+    """Actors reconciled in rounds, a fraction of them changed each round.
+
+    Each round sends every actor once with a new tag (as Crossplane's calls carry);
+    from round 2 on, `changed` of them carry new content (a spec change or a new
+    observed status). Reports the server's CPU per reconcile over rounds 2.., the
+    cache's hit rate and memory.
+    """
+    import random
+    import tempfile
+
+    chooser = random.Random(7)  # noqa: S311  # which actors change, not a secret
+    variants = [0] * actors
+    with tempfile.NamedTemporaryFile(suffix=".log", delete=False) as handle:
+        log_path = Path(handle.name)
+    with log_path.open("wb") as log:
+        process, address, _ = start(name, log)
+        pid = server_pid(process)
+        try:
+            with grpc.insecure_channel(address) as channel:
+                call = channel.unary_unary(
+                    "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
+                )
+                base = [bench_request.request(i) for i in range(actors)]
+                cpu_from = 0.0
+                for round_ in range(rounds):
+                    if round_ == 1:
+                        cpu_from = cpu_seconds(pid)
+                    if round_:
+                        for i in chooser.sample(range(actors), int(actors * changed)):
+                            variants[i] += 1
+                            base[i] = bench_request.request(i, variant=variants[i])
+                    for i, req in enumerate(base):
+                        req.meta.tag = f"{round_}-{i}"
+                        call(req.SerializeToString(), timeout=10)
+                cpu = (cpu_seconds(pid) - cpu_from) / (actors * (rounds - 1)) * 1000
+                rss = rss_mib(pid)
+        finally:
+            stop(process)
+    counts: dict[str, float] = {"cpu_per_reconcile_ms": cpu, "rss_mib": rss}
+    for line in log_path.read_text(errors="replace").splitlines():
+        if "Response cache" in line:
+            fields = dict(part.split("=", 1) for part in line.split() if "=" in part)
+            counts |= {k: float(fields[k]) for k in ("hits", "misses", "bytes") if k in fields}
+    log_path.unlink(missing_ok=True)
+    return counts
+
+
 def calls_per_reconcile() -> int:
     """Run Crossplane's requirements loop for a 3-flavor actor against a served function-asya."""
     process, address, _ = start("function-asya")
@@ -232,6 +310,50 @@ def scale(sizes: list[int]) -> dict[int, float]:
     return out
 
 
+def ratio_row(label: str, f: float, n: float, unit: str, target: str) -> tuple[str, ...]:
+    return (label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", f"{f / n:.2f}x", target)
+
+
+def extra_rows(extra: dict[str, Any]) -> list[tuple[str, ...]]:
+    """The cold path and fleet rows (SPEC §9 targets)."""
+    rows: list[tuple[str, ...]] = []
+    for kind, target in (("cold", "<= 2.5x"), ("cold_heavy", "<= 3.0x")):
+        f, n = extra[kind]["function-asya"], extra[kind]["no-op"]
+        label = "cold path p50 (1,000 distinct" + (", heavy)" if kind == "cold_heavy" else ")")
+        rows.append(ratio_row(label, f["p50_ms"], n["p50_ms"], "ms", target))
+        rows.append(
+            ratio_row(
+                label.replace("p50", "CPU/call"),
+                f["cpu_per_call_ms"],
+                n["cpu_per_call_ms"],
+                "ms",
+                "-",
+            )
+        )
+    f, n = extra["fleet"]["function-asya"], extra["fleet"]["no-op"]
+    rows.append(
+        ratio_row(
+            "fleet: server CPU per reconcile",
+            f["cpu_per_reconcile_ms"],
+            n["cpu_per_reconcile_ms"],
+            "ms",
+            "<= 1.5x",
+        )
+    )
+    calls = f.get("hits", 0) + f.get("misses", 0)
+    rows.append(
+        (
+            "fleet: cache hits / misses, cache memory",
+            f"{f.get('hits', 0):,.0f} / {f.get('misses', 0):,.0f}, "
+            f"{f.get('bytes', 0) / 1024 / 1024:.1f} MiB",
+            "-",
+            f"{f.get('hits', 0) / calls:.0%} hits" if calls else "-",
+            "-",
+        )
+    )
+    return rows
+
+
 def report(
     function: Result,
     noop: Result,
@@ -239,39 +361,40 @@ def report(
     per_actor: dict[int, float],
     payload: bytes,
     args: argparse.Namespace,
+    extra: dict[str, Any],
 ) -> str:
     f, n = function.numbers, noop.numbers
     rows = [
         (
-            "sequential p50",
+            "steady state p50 (one request repeated)",
             f"{f['p50_ms']:.3f} ms",
             f"{n['p50_ms']:.3f} ms",
             f"{f['p50_ms'] / n['p50_ms']:.2f}x",
-            "<= 2.5x",
+            "<= 1.3x",
         ),
         (
-            "sequential p99",
+            "steady state p99",
             f"{f['p99_ms']:.3f} ms",
             f"{n['p99_ms']:.3f} ms",
             f"{f['p99_ms'] / n['p99_ms']:.2f}x",
-            "<= 3x",
+            "-",
         ),
         (
-            "throughput, 8 in flight",
+            "steady throughput, 8 in flight",
             f"{f['rps_8']:.0f} rps",
             f"{n['rps_8']:.0f} rps",
             f"{f['rps_8'] / n['rps_8']:.0%}",
-            ">= 40%",
+            ">= 70%",
         ),
         (
-            "throughput, 32 in flight",
+            "steady throughput, 32 in flight",
             f"{f['rps_32']:.0f} rps",
             f"{n['rps_32']:.0f} rps",
             f"{f['rps_32'] / n['rps_32']:.0%}",
             "-",
         ),
         (
-            "server CPU per call",
+            "steady server CPU per call",
             f"{f['cpu_per_call_ms']:.3f} ms",
             f"{n['cpu_per_call_ms']:.3f} ms",
             f"{f['cpu_per_call_ms'] / n['cpu_per_call_ms']:.2f}x",
@@ -299,6 +422,7 @@ def report(
             "<= 1.5x",
         ),
         ("calls per reconcile (3 flavors)", str(calls), "-", "-", "2"),
+        *extra_rows(extra),
     ]
     sizes = sorted(per_actor)
     spread = (max(per_actor.values()) / min(per_actor.values()) - 1) if per_actor else 0
@@ -327,6 +451,9 @@ def main() -> None:
     parser.add_argument("--cold-runs", type=int, default=5)
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--json", help="also write the raw numbers here")
+    parser.add_argument("--distinct", type=int, default=1000, help="requests of the cold path")
+    parser.add_argument("--fleet", type=int, default=10_000, help="actors of the fleet")
+    parser.add_argument("--rounds", type=int, default=3, help="fleet rounds (the first fills)")
     args = parser.parse_args()
     if PIN:
         os.sched_setaffinity(0, {1})
@@ -336,7 +463,17 @@ def main() -> None:
     function = measure("function-asya", payload, args)
     calls = calls_per_reconcile()
     per_actor = scale([int(s) for s in args.sizes.split(",")])
-    print(report(function, noop, calls, per_actor, payload, args))
+    extra: dict[str, Any] = {}
+    for kind, heavy in (("cold", False), ("cold_heavy", True)):
+        payloads = [
+            bench_request.request(i, heavy=heavy).SerializeToString() for i in range(args.distinct)
+        ]
+        extra[kind] = {name: cold(name, payloads) for name in ("no-op", "function-asya")}
+    extra["fleet"] = {
+        "no-op": fleet("no-op", args.fleet, args.rounds, 0.02),
+        "function-asya": fleet("function-asya (debug)", args.fleet, args.rounds, 0.02),
+    }
+    print(report(function, noop, calls, per_actor, payload, args, extra))
     print(f"\n(bench took {time.perf_counter() - began:.0f} s)")
     if args.json:
         Path(args.json).write_text(
@@ -346,6 +483,7 @@ def main() -> None:
                     "noop": noop.numbers,
                     "calls_per_reconcile": calls,
                     "per_actor_ms": per_actor,
+                    **extra,
                 },
                 indent=2,
             )
