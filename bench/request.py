@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,12 @@ FLAVORS: dict[str, dict[str, Any]] = {
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
+    return copy.deepcopy(_parsed(path))
+
+
+@functools.cache
+def _parsed(path: Path) -> list[dict[str, Any]]:
+    # Read once: the fleet builds thousands of requests from the same files.
     return [d for d in yaml.safe_load_all(path.read_text()) if d]
 
 

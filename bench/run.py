@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import platform
+import re
 import shutil
 import signal
 import statistics
@@ -260,7 +261,8 @@ def fleet(name: str, actors: int, rounds: int, changed: float) -> dict[str, floa
         finally:
             stop(process)
     counts: dict[str, float] = {"cpu_per_reconcile_ms": cpu, "rss_mib": rss}
-    for line in log_path.read_text(errors="replace").splitlines():
+    for raw in log_path.read_text(errors="replace").splitlines():
+        line = re.sub(r"\x1b\[[0-9;]*m", "", raw)  # the console log's colours
         if "Response cache" in line:
             fields = dict(part.split("=", 1) for part in line.split() if "=" in part)
             counts |= {k: float(fields[k]) for k in ("hits", "misses", "bytes") if k in fields}

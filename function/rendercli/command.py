@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,13 @@ from function.rendercli.errors import RenderError
 
 
 def _key_values(pairs: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
+    """`key=value` pairs separated by `;`, as crossplane render's map flags take them.
+
+    Commas stay inside values, so `k={"a":1,"b":2}` is one pair.
+    """
     out = []
     for group in pairs:
-        for pair in group.split(","):
+        for pair in group.split(";"):
             if not pair:
                 continue
             key, sep, value = pair.partition("=")
@@ -48,7 +53,7 @@ def _observed(xr: files.Document, observed: list[files.Document]) -> fnv1.State:
     state = fnv1.State()
     state.composite.resource.CopyFrom(pipeline.to_struct(xr.body))
     for resource in observed:
-        name = resource.metadata["annotations"][files.COMPOSITION_RESOURCE_NAME]
+        name = files.resource_name(resource)
         state.resources[name].resource.CopyFrom(pipeline.to_struct(resource.body))
     return state
 
@@ -94,15 +99,15 @@ async def render_documents(
     async with runtimes.started(chosen) as targets:
         channels = {name: grpc.aio.insecure_channel(target) for name, target in targets.items()}
         try:
-            callers = {name: pipeline.Caller(ch, timeout) for name, ch in channels.items()}
+            # Go's 0 means no deadline.
+            deadline = timeout or None
+            callers = {name: pipeline.Caller(ch, deadline) for name, ch in channels.items()}
             outcome = await asyncio.wait_for(
                 pipeline.run(composition, _observed(xr, observed), context, callers, supplied),
-                timeout=timeout,
+                timeout=deadline,
             )
         except TimeoutError:
-            raise RenderError(
-                f"cannot render composite resource: timed out after {timeout}s"
-            ) from None
+            raise RenderError(f"timed out after {timeout:g}s") from None
         finally:
             for channel in channels.values():
                 await channel.close()
@@ -115,15 +120,19 @@ async def render_documents(
     return documents, outcome
 
 
+_GO_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
+_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
 def _duration(value: str) -> float:
-    units = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
-    for suffix in ("ms", "s", "m", "h"):
-        if value.endswith(suffix):
-            try:
-                return float(value[: -len(suffix)]) * units[suffix]
-            except ValueError:
-                break
-    raise RenderError(f"--timeout: cannot parse duration {value!r} (try 1m or 30s)")
+    """Seconds of a Go duration (`1m30s`, `2h45m`, `300ms`, `1.5h`, `0`), as --timeout takes it."""
+    text = value[1:] if value[:1] in "+" else value
+    if text == "0":
+        return 0.0
+    parts = _GO_DURATION.findall(text)
+    if not parts or "".join(number + unit for number, unit in parts) != text:
+        raise RenderError(f'time: invalid duration "{value}"')
+    return sum(float(number) * _UNITS[unit] for number, unit in parts)
 
 
 @click.command()

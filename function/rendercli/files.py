@@ -11,7 +11,7 @@ import yaml
 from function.rendercli.errors import RenderError
 
 COMPOSITION_RESOURCE_NAME = "crossplane.io/composition-resource-name"
-YAML_SUFFIXES = (".yaml", ".yml", ".json")
+YAML_SUFFIXES = (".yaml", ".yml")
 
 
 class _Loader(yaml.SafeLoader):
@@ -22,6 +22,11 @@ _Loader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+
+
+def yaml_load(text: str) -> Any:
+    """Load one YAML document, keeping timestamps as strings."""
+    return yaml.load(text, Loader=_Loader)  # noqa: S506  # _Loader is a SafeLoader
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,8 @@ def load(path: str) -> list[Document]:
     location = Path(path)
     if location.is_dir():
         files = sorted(p for p in location.iterdir() if p.suffix in YAML_SUFFIXES and p.is_file())
+        if not files:
+            raise RenderError(f'no YAML files found in "{path}" (.yaml or .yml)')
         return [doc for file in files for doc in load(str(file))]
     try:
         text = location.read_text(encoding="utf-8")
@@ -126,13 +133,17 @@ def load_functions(path: str) -> list[Document]:
 
 
 def load_observed(path: str) -> list[Document]:
-    """Load observed composed resources; each must say which composition resource it is."""
-    observed = load(path)
-    for resource in observed:
-        annotations = resource.metadata.get("annotations") or {}
-        if not annotations.get(COMPOSITION_RESOURCE_NAME):
-            raise RenderError(
-                f"cannot load observed composed resources from {resource.source}: "
-                f"{resource.kind} {resource.name!r} has no {COMPOSITION_RESOURCE_NAME} annotation"
-            )
-    return observed
+    """Load observed composed resources.
+
+    As crossplane render does, one without the composition-resource-name annotation is
+    loaded too, under the empty name.
+    """
+    return load(path)
+
+
+def resource_name(resource: Document) -> str:
+    """The composition resource name an observed resource carries ('' when it has none)."""
+    annotations = resource.metadata.get("annotations") or {}
+    return (
+        str(annotations.get(COMPOSITION_RESOURCE_NAME, "")) if isinstance(annotations, dict) else ""
+    )

@@ -10,7 +10,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import structs
 from function.rendercli.errors import RenderError
-from function.rendercli.files import COMPOSITION_RESOURCE_NAME, Document
+from function.rendercli.files import COMPOSITION_RESOURCE_NAME, Document, resource_name
 from function.rendercli.pipeline import Outcome
 
 COMPOSITE_LABEL = "crossplane.io/composite"
@@ -89,7 +89,7 @@ def composite(xr: Document, outcome: Outcome, *, full: bool) -> dict[str, Any]:
 
 def composed(xr: Document, outcome: Outcome, observed: list[Document]) -> list[dict[str, Any]]:
     """Return each desired composed resource with the metadata Crossplane would add."""
-    by_name = {doc.metadata["annotations"][COMPOSITION_RESOURCE_NAME]: doc for doc in observed}
+    by_name = {resource_name(doc): doc for doc in observed}
     labels = xr.metadata.get("labels") or {}
     prefix = labels.get(COMPOSITE_LABEL) or xr.name
     claim_ref = (xr.body.get("spec") or {}).get("claimRef") or {}

@@ -72,7 +72,7 @@ def fetch(selector: fnv1.ResourceSelector, supplied: list[Document]) -> fnv1.Res
 class Caller:
     """Calls one function's RunFunction over a real channel, falling back to v1beta1."""
 
-    def __init__(self, channel: grpc.aio.Channel, timeout: float) -> None:
+    def __init__(self, channel: grpc.aio.Channel, timeout: float | None) -> None:
         """Wrap an open channel."""
         self.v1 = grpcv1.FunctionRunnerServiceStub(channel)
         self.v1beta1 = grpcv1beta1.FunctionRunnerServiceStub(channel)
@@ -200,10 +200,13 @@ async def run(
 
 def context_value(raw: str, key: str) -> struct_pb2.Value:
     """Parse one --context-values/--context-files value (JSON or YAML)."""
-    import yaml  # noqa: PLC0415  # Only needed when context values are given.
+    import yaml  # noqa: PLC0415
+
+    from function.rendercli.files import yaml_load  # noqa: PLC0415  # only with context values
 
     try:
-        data = yaml.safe_load(raw)
+        # Dates and times stay text, as Kubernetes' YAML-to-JSON keeps them.
+        data = yaml_load(raw)
     except yaml.YAMLError as exc:
         raise RenderError(f"cannot unmarshal YAML/JSON for context key {key!r}: {exc}") from None
     value = struct_pb2.Value()

@@ -383,17 +383,67 @@ def test_a_missing_file_exits_one_naming_it(tmp_path: Path) -> None:
     assert "nope.yaml" in result.stderr
 
 
-def test_an_observed_resource_without_its_resource_name_is_rejected(
+def test_an_observed_resource_without_its_resource_name_is_loaded_under_the_empty_name(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
-    _, target = scripted
+    # crossplane render loads it with no check (render-fidelity §1 row 10).
+    function, target = scripted
     observed = write(
         tmp_path, "observed.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"
     )
     result = render(tmp_path, target, "emit", args=("-o", observed))
+    assert result.returncode == 0, result.stderr
+    assert list(function.calls[0].observed.resources) == [""]
+
+
+def test_context_values_split_on_semicolons_and_keep_commas_and_dates(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    function, target = scripted
+    result = render(
+        tmp_path,
+        target,
+        "emit",
+        args=("--context-values", 'json={"a":1,"b":2};day=2024-01-01;plain=x'),
+    )
+    assert result.returncode == 0, result.stderr
+    context = function.calls[0].context
+    assert context["json"] == {"a": 1, "b": 2}
+    assert context["day"] == "2024-01-01"  # a date stays text, as Kubernetes' YAML keeps it
+    assert context["plain"] == "x"
+
+
+@pytest.mark.parametrize(
+    ("timeout", "ok"),
+    [
+        pytest.param("1m30s", True, id="minutes and seconds"),
+        pytest.param("0", True, id="zero: no deadline"),
+        pytest.param("1.5h", True, id="a fraction"),
+        pytest.param("300ms", True, id="milliseconds"),
+        pytest.param("90", False, id="a number without a unit"),
+        pytest.param("1m30", False, id="a trailing number"),
+    ],
+)
+def test_timeout_is_a_go_duration(
+    tmp_path: Path, scripted: tuple[Scripted, str], timeout: str, ok: bool
+) -> None:
+    _, target = scripted
+    result = render(tmp_path, target, "emit", args=("--timeout", timeout))
+    assert (result.returncode == 0) is ok, result.stderr
+    if not ok:
+        assert f'time: invalid duration "{timeout}"' in result.stderr
+
+
+def test_a_directory_without_yaml_is_an_error_and_json_is_not_loaded(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "resource.json").write_text('{"apiVersion": "v1", "kind": "ConfigMap"}')
+    result = render(tmp_path, target, "emit", args=("-e", str(empty)))
     assert result.returncode == 1
-    assert "crossplane.io/composition-resource-name" in result.stderr
-    assert "observed.yaml" in result.stderr
+    assert f'no YAML files found in "{empty}" (.yaml or .yml)' in result.stderr
 
 
 def test_a_composition_for_another_type_is_rejected(
