@@ -49,6 +49,17 @@ def _context(context_files: tuple[str, ...], context_values: tuple[str, ...]) ->
     return context
 
 
+def _annotated(function: files.Document, annotations: list[tuple[str, str]]) -> files.Document:
+    """A Function with --function-annotations set on it (they win over its own)."""
+    if not annotations:
+        return function
+    body = dict(function.body)
+    metadata = dict(body.get("metadata") or {})
+    metadata["annotations"] = dict(metadata.get("annotations") or {}) | dict(annotations)
+    body["metadata"] = metadata
+    return files.Document(function.source, body)
+
+
 def _observed(xr: files.Document, observed: list[files.Document]) -> fnv1.State:
     state = fnv1.State()
     state.composite.resource.CopyFrom(pipeline.to_struct(xr.body))
@@ -175,6 +186,22 @@ def _duration(value: str) -> float:
 @click.option("--context-values", multiple=True, help="key=json,... context values.")
 @click.option("--xrd", "xrd_path", help="XRD whose schema defaults are applied to the XR first.")
 @click.option("--timeout", default="1m", show_default=True, help="How long rendering may take.")
+@click.option(
+    "--function-annotations",
+    "-a",
+    "function_annotations",
+    multiple=True,
+    help="KEY=VALUE annotation set on every Function (repeatable), e.g. a runtime.",
+)
+@click.option(
+    "--crossplane-version",
+    help="Accepted for compatibility; the output is crossplane render v2.0-v2.2's (see README).",
+)
+@click.option("--crossplane-image", hidden=True, help="Docker only: ignored.")
+@click.option("--crossplane-binary", hidden=True, help="Docker only: ignored.")
+@click.option("--crossplane-docker-network", hidden=True, help="Docker only: ignored.")
+@click.option("--cache-dir", hidden=True, help="Docker only: ignored.")
+@click.option("--max-concurrency", hidden=True, help="Docker only: ignored.")
 def render(
     composite_resource: str,
     composition_file: str,
@@ -189,6 +216,9 @@ def render(
     context_values: tuple[str, ...],
     xrd_path: str | None,
     timeout: str,
+    function_annotations: tuple[str, ...],
+    crossplane_version: str | None,
+    **docker_only: str | None,
 ) -> None:
     """Render XR through COMPOSITION's pipeline, like `crossplane render`, without Docker.
 
@@ -198,10 +228,19 @@ def render(
     """
     # stdout carries the YAML stream only; the in-process function must not log there.
     logging.configure(level=logging.Level.DISABLED)
+    ignored = [name.replace("_", "-") for name, value in docker_only.items() if value is not None]
+    if ignored:
+        click.echo(
+            f"function-asya: note: --{', --'.join(ignored)} only matter(s) to Docker: ignored",
+            err=True,
+        )
     try:
         xr = files.load_one(composite_resource, "composite resource")
         composition = files.load_composition(composition_file)
-        functions = files.load_functions(functions_file)
+        functions = [
+            _annotated(function, _key_values(function_annotations, "--function-annotations"))
+            for function in files.load_functions(functions_file)
+        ]
         if xrd_path:
             xrd = files.load_one(xrd_path, "XRD")
             schema = defaults.schema_for(xrd, xr.api_version)

@@ -31,24 +31,25 @@ def is_own_package(function: Document) -> bool:
 
 
 def runtime_for(function: Document) -> Runtime:
-    """Decide where a Function runs.
+    """Decide where a Function runs, from its runtime annotation as `crossplane render` does.
 
-    A Function with an explicit development target is called there. function-asya
-    itself is otherwise served in-process on a free loopback port, so no Docker
-    daemon and no separately started server are needed. Any other Development
-    function is called at localhost:9443, as `crossplane render` does.
+    `Development` is dialled at its target (default localhost:9443). The Docker
+    runtime (no annotation, or `Docker`) runs the package's image; for function-asya
+    that image is this code, served in-process on a free loopback port instead, so
+    no Docker daemon is needed. Any other value is an error.
 
     Raises:
-        RenderError: for a Function that would need the Docker runtime.
+        RenderError: for an unknown runtime, or another Function that needs Docker.
     """
     annotations = function.metadata.get("annotations") or {}
-    target = annotations.get(DEVELOPMENT_TARGET)
-    if target:
-        return Runtime(function.name, str(target))
+    runtime = str(annotations.get(RUNTIME) or "Docker")
+    if runtime == "Development":
+        target = str(annotations.get(DEVELOPMENT_TARGET) or DEFAULT_DEVELOPMENT_TARGET)
+        return Runtime(function.name, target)
+    if runtime != "Docker":
+        raise RenderError(f'unsupported "{RUNTIME}" annotation value "{runtime}" (unknown runtime)')
     if is_own_package(function):
         return Runtime(function.name, None)
-    if annotations.get(RUNTIME) == "Development":
-        return Runtime(function.name, DEFAULT_DEVELOPMENT_TARGET)
     raise RenderError(
         f'cannot start Function "{function.name}": the Docker runtime is not available here; '
         f"annotate it with {RUNTIME}: Development and start it yourself"

@@ -466,3 +466,97 @@ def test_a_response_protobuf_cannot_decode_is_a_clear_error(
         '"step-0": cannot decode the function\'s response (protobuf refuses messages nested '
         "more than 100 levels deep)\n"
     )
+
+
+def test_an_unknown_runtime_is_an_error_naming_it(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    result = render(tmp_path, target, "emit", args=("-a", "render.crossplane.io/runtime=Bogus"))
+    assert result.returncode == 1
+    assert (
+        'unsupported "render.crossplane.io/runtime" annotation value "Bogus" (unknown runtime)'
+        in (result.stderr)
+    )
+
+
+def test_function_annotations_override_every_functions_own(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    function, target = scripted
+    bad = functions("127.0.0.1:1")  # nothing listens there
+    path = write(tmp_path, "functions.yaml", bad)
+    result = subprocess.run(
+        [
+            support.FUNCTION_ASYA,
+            "render",
+            write(tmp_path, "xr.yaml", XR),
+            write(tmp_path, "composition.yaml", composition("emit")),
+            path,
+            "-a",
+            f"render.crossplane.io/runtime-development-target={target}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(function.calls) == 1
+
+
+def test_docker_only_flags_are_accepted_and_ignored_with_a_note(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    result = render(
+        tmp_path,
+        target,
+        "emit",
+        args=(
+            "--crossplane-image",
+            "x:1",
+            "--max-concurrency",
+            "4",
+            "--crossplane-version",
+            "v2.2.4",
+        ),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == (
+        "function-asya: note: --crossplane-image, --max-concurrency only matter(s) to Docker: "
+        "ignored"
+    )
+
+
+def test_function_asya_with_the_development_runtime_is_dialled_not_served(
+    tmp_path: Path,
+) -> None:
+    # Nothing listens at the target: the real CLI would wait for it; a short timeout fails.
+    development = (support.ROOT / "examples" / "functions-development.yaml").read_text()
+    path = write(
+        tmp_path,
+        "functions.yaml",
+        development.replace(
+            "render.crossplane.io/runtime: Development",
+            "render.crossplane.io/runtime: Development\n"
+            "    render.crossplane.io/runtime-development-target: 127.0.0.1:1",
+        ),
+    )
+    result = subprocess.run(
+        [
+            support.FUNCTION_ASYA,
+            "render",
+            str(support.ROOT / "examples" / "image-enhancer" / "xr.yaml"),
+            str(support.ROOT / "examples" / "composition.yaml"),
+            path,
+            "--timeout",
+            "2s",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
