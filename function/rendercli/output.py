@@ -152,10 +152,41 @@ def context_document(outcome: Outcome) -> dict[str, Any]:
     }
 
 
+class KubernetesDumper(yaml.SafeDumper):
+    """Writes scalars as Kubernetes' serializer (sigs.k8s.io/yaml over go-yaml v2) does.
+
+    A string that would not read back as a string (`"True"`, `"4"`, `""`, a
+    timestamp) is double-quoted, a string with a newline is a literal block, and
+    UTF-8 is written as is; other quoting and the 80-column folding of long plain
+    scalars come from the same libyaml emitter rules both share.
+    """
+
+
+_STR = "tag:yaml.org,2002:str"
+
+
+def _represent_str(dumper: KubernetesDumper, value: str) -> yaml.ScalarNode:
+    style = None
+    if "\n" in value:
+        style = "|"
+    elif value == "" or dumper.resolve(yaml.ScalarNode, value, (True, False)) != _STR:
+        style = '"'
+    return dumper.represent_scalar(_STR, value, style=style)
+
+
+KubernetesDumper.add_representer(str, _represent_str)
+
+
 def dump(documents: list[dict[str, Any]]) -> str:
     """Print documents as one YAML stream, each preceded by `---`."""
     chunks = []
     for document in documents:
-        text = yaml.safe_dump(document, sort_keys=True, default_flow_style=False, width=1 << 16)
+        text = yaml.dump(
+            document,
+            Dumper=KubernetesDumper,
+            sort_keys=True,
+            default_flow_style=False,
+            allow_unicode=True,
+        )
         chunks.append(f"---\n{text}")
     return "".join(chunks)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+from function.rendercli import output
 from tests import support
 from tests.rendercli.scripted import Scripted, scripted_server
 
@@ -560,3 +561,42 @@ def test_function_asya_with_the_development_runtime_is_dialled_not_served(
     )
     assert result.returncode == 1
     assert result.stdout == ""
+
+
+def test_output_is_written_as_the_kubernetes_serializer_writes_it() -> None:
+    # Lines as crossplane render prints them (crossplane PR #5248, function-kcl PR #231,
+    # render-fidelity §1 row 3).
+    text = output.dump(
+        [
+            {
+                "metadata": {"uid": "", "name": "café"},
+                "status": {
+                    "conditions": [
+                        {
+                            "lastTransitionTime": "2024-01-01T00:00:00Z",
+                            "status": "True",
+                            "type": "Ready",
+                        }
+                    ]
+                },
+                "data": {"script": "set -e\necho hi\n", "replicas": "4", "count": 4},
+            }
+        ]
+    )
+    assert text == (
+        "---\n"
+        "data:\n"
+        "  count: 4\n"
+        '  replicas: "4"\n'
+        "  script: |\n"
+        "    set -e\n"
+        "    echo hi\n"
+        "metadata:\n"
+        "  name: café\n"
+        '  uid: ""\n'
+        "status:\n"
+        "  conditions:\n"
+        '  - lastTransitionTime: "2024-01-01T00:00:00Z"\n'
+        '    status: "True"\n'
+        "    type: Ready\n"
+    )
