@@ -101,3 +101,40 @@ def service_account_name(plan: Plan) -> str:
     if plan.xr.namespaced:
         return f"asya-{plan.actor}"
     return plan.settings.irsa.service_account_name
+
+
+def managed(
+    plan: Plan,
+    kind: str,
+    api_versions: tuple[str, str],
+    provider_config: str,
+    metadata: dict[str, Any],
+    for_provider: dict[str, Any],
+) -> dict[str, Any]:
+    """A managed resource as each XR form composes it.
+
+    Args:
+        plan: the actor.
+        kind: the managed resource's kind.
+        api_versions: (cluster-scoped apiVersion, namespaced `.m.` apiVersion).
+        provider_config: the provider config's name.
+        metadata: its labels and annotations.
+        for_provider: its `spec.forProvider`.
+
+    The v1 form composes the cluster-scoped kind with `deletionPolicy: Delete`; the v2
+    form the namespaced `.m.` kind, which has no deletionPolicy and names a
+    ClusterProviderConfig.
+    """
+    legacy, namespaced = api_versions
+    spec: dict[str, Any] = {"forProvider": for_provider}
+    if plan.xr.namespaced:
+        spec["providerConfigRef"] = {"kind": "ClusterProviderConfig", "name": provider_config}
+    else:
+        spec["providerConfigRef"] = {"name": provider_config}
+        spec["deletionPolicy"] = "Delete"
+    return {
+        "apiVersion": namespaced if plan.xr.namespaced else legacy,
+        "kind": kind,
+        "metadata": metadata,
+        "spec": spec,
+    }

@@ -37,25 +37,17 @@ class PubSub:
         self, plan: Plan, kind: str, component: str, for_provider: dict[str, Any]
     ) -> dict[str, Any]:
         settings = plan.settings.pubsub
-        body: dict[str, Any] = {
-            "kind": kind,
-            "metadata": {
+        return meta.managed(
+            plan,
+            kind,
+            ("pubsub.gcp.upbound.io/v1beta2", "pubsub.gcp.m.upbound.io/v1beta1"),
+            settings.provider_config_name,
+            {
                 "annotations": {EXTERNAL_NAME: meta.queue_name(plan)},
                 "labels": meta.labels(plan, component),
             },
-            "spec": {"forProvider": {"project": settings.project, **for_provider}},
-        }
-        if plan.xr.namespaced:
-            body["apiVersion"] = "pubsub.gcp.m.upbound.io/v1beta1"
-            body["spec"]["providerConfigRef"] = {
-                "kind": "ClusterProviderConfig",
-                "name": settings.provider_config_name,
-            }
-        else:
-            body["apiVersion"] = "pubsub.gcp.upbound.io/v1beta2"
-            body["spec"]["providerConfigRef"] = {"name": settings.provider_config_name}
-            body["spec"]["deletionPolicy"] = "Delete"
-        return body
+            {"project": settings.project, **for_provider},
+        )
 
     def resources(self, plan: Plan) -> dict[str, dict[str, Any]]:
         """The Topic, and the Subscription that selects it by controller reference."""

@@ -80,22 +80,15 @@ class SQS:
                 {"deadLetterTargetArn": dlq, "maxReceiveCount": sqs.dlq.max_receive_count},
                 separators=(",", ":"),
             )
-        body: dict[str, Any] = {
-            "metadata": {"labels": meta.labels(plan, "queue")},
-            "spec": {"forProvider": for_provider},
-        }
-        if plan.xr.namespaced:
-            body["apiVersion"] = "sqs.aws.m.upbound.io/v1beta1"
-            body["spec"]["providerConfigRef"] = {
-                "kind": "ClusterProviderConfig",
-                "name": aws.provider_config_name,
-            }
-        else:
-            body["apiVersion"] = "sqs.aws.upbound.io/v1beta1"
-            body["spec"]["providerConfigRef"] = {"name": aws.provider_config_name}
-            body["spec"]["deletionPolicy"] = "Delete"
-        body["kind"] = "Queue"
-        return {QUEUE: body}
+        queue = meta.managed(
+            plan,
+            "Queue",
+            ("sqs.aws.upbound.io/v1beta1", "sqs.aws.m.upbound.io/v1beta1"),
+            aws.provider_config_name,
+            {"labels": meta.labels(plan, "queue")},
+            for_provider,
+        )
+        return {QUEUE: queue}
 
     def readiness(self, plan: Plan, queue: QueueState) -> dict[str, bool]:
         """The queue is ready once Ready with a URL."""

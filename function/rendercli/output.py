@@ -169,9 +169,16 @@ def _represent_str(dumper: KubernetesDumper, value: str) -> yaml.ScalarNode:
     style = None
     if "\n" in value:
         style = "|"
-    elif value == "" or dumper.resolve(yaml.ScalarNode, value, (True, False)) != _STR:
+    # The tag the value would read back with, plain: anything but str must be quoted.
+    elif value == "" or _plain_tag(dumper, value) != _STR:
         style = '"'
     return dumper.represent_scalar(_STR, value, style=style)
+
+
+def _plain_tag(dumper: KubernetesDumper, value: str) -> str:
+    resolve: Any = dumper.resolve  # untyped in the PyYAML stubs
+    tag: str = resolve(yaml.ScalarNode, value, (True, False))
+    return tag
 
 
 KubernetesDumper.add_representer(str, _represent_str)
