@@ -81,8 +81,13 @@ async def render_documents(
     include_full_xr: bool = False,
     include_results: bool = False,
     include_context: bool = False,
+    required: list[files.Document] | None = None,
 ) -> tuple[list[dict[str, Any]], pipeline.Outcome]:
-    """Render an XR through its Composition's pipeline; return the documents to print."""
+    """Render an XR through its Composition's pipeline; return the documents to print.
+
+    `supplied` answers the functions' requirements; `required` (--required-resources
+    alone, default: `supplied`) answers a step's bootstrap requirements.
+    """
     spec = composition.body.get("spec") or {}
     type_ref = spec.get("compositeTypeRef") or {}
     if type_ref.get("kind") != xr.kind:
@@ -114,7 +119,9 @@ async def render_documents(
             deadline = timeout or None
             callers = {name: pipeline.Caller(ch, deadline) for name, ch in channels.items()}
             outcome = await asyncio.wait_for(
-                pipeline.run(composition, _observed(xr, observed), context, callers, supplied),
+                pipeline.run(
+                    composition, _observed(xr, observed), context, callers, supplied, required
+                ),
                 timeout=deadline,
             )
         except TimeoutError:
@@ -246,7 +253,8 @@ def render(
             schema = defaults.schema_for(xrd, xr.api_version)
             xr = files.Document(xr.source, defaults.apply(schema, xr.body))
         observed = files.load_observed(observed_path) if observed_path else []
-        supplied = [doc for path in (*extra, *required) for doc in files.load(path)]
+        required_docs = [doc for path in required for doc in files.load(path)]
+        supplied = [doc for path in extra for doc in files.load(path)] + required_docs
         context = _context(context_files, context_values)
         documents, _ = asyncio.run(
             render_documents(
@@ -260,6 +268,7 @@ def render(
                 include_full_xr=include_full_xr,
                 include_results=include_function_results,
                 include_context=include_context,
+                required=required_docs,
             )
         )
     except RenderError as exc:

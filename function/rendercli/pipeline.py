@@ -105,14 +105,51 @@ def _requirements(rsp: fnv1.RunFunctionResponse) -> fnv1.Requirements | None:
     return rsp.requirements if rsp.HasField("requirements") else None
 
 
+def bootstrap(step: dict[str, Any], supplied: list[Document]) -> dict[str, fnv1.Resources]:
+    """A step's own `requirements.requiredResources`, fetched before its first call.
+
+    Raises:
+        RenderError: for a selector without a requirementName, apiVersion or kind.
+    """
+    found: dict[str, fnv1.Resources] = {}
+    for item in (step.get("requirements") or {}).get("requiredResources") or []:
+        name = str(item.get("requirementName") or "")
+        if not name or not item.get("apiVersion") or not item.get("kind"):
+            raise RenderError(
+                "cannot fetch bootstrap required resources: each needs requirementName, "
+                "apiVersion and kind"
+            )
+        selector = fnv1.ResourceSelector(
+            api_version=str(item["apiVersion"]),
+            kind=str(item["kind"]),
+            namespace=str(item.get("namespace") or ""),
+        )
+        if item.get("name"):
+            selector.match_name = str(item["name"])
+        elif item.get("matchLabels") is not None:
+            selector.match_labels.labels.update(
+                {str(k): str(v) for k, v in item["matchLabels"].items()}
+            )
+        found[name] = fetch(selector, supplied)
+    return found
+
+
 async def run_step(
-    call: Caller, req: fnv1.RunFunctionRequest, supplied: list[Document]
+    call: Caller,
+    req: fnv1.RunFunctionRequest,
+    supplied: list[Document],
+    prefetched: dict[str, fnv1.Resources] | None = None,
 ) -> tuple[fnv1.RunFunctionResponse, int]:
     """Call a step until its requirements stabilise; return its last response and call count.
+
+    `prefetched` (the step's bootstrap requirements) is sent on every call, as
+    Crossplane does.
 
     Raises:
         RenderError: when the requirements never stabilise.
     """
+    for name, resources in (prefetched or {}).items():
+        req.required_resources[name].CopyFrom(resources)
     previous: fnv1.Requirements | None = None
     for calls in range(1, MAX_REQUIREMENTS_ITERATIONS + 2):
         rsp = await call(req)
@@ -124,6 +161,8 @@ async def run_step(
         previous = current
         req.ClearField("required_resources")
         req.ClearField("extra_resources")
+        for name, resources in (prefetched or {}).items():
+            req.required_resources[name].CopyFrom(resources)
         if current is not None:
             for name, selector in current.resources.items():
                 req.required_resources[name].CopyFrom(fetch(selector, supplied))
@@ -142,8 +181,12 @@ async def run(
     context: struct_pb2.Struct,
     callers: dict[str, Caller],
     supplied: list[Document],
+    required: list[Document] | None = None,
 ) -> Outcome:
     """Run every pipeline step in order, passing desired state and context along.
+
+    `supplied` answers the functions' requirements; a step's bootstrap requirements
+    come from `required` (--required-resources) only, as crossplane render does.
 
     Raises:
         RenderError: naming the step, for a fatal result, an unknown function,
@@ -170,7 +213,8 @@ async def run(
         if step.get("input") is not None:
             req.input.CopyFrom(to_struct(step["input"]))
         try:
-            rsp, calls = await run_step(callers[function], req, supplied)
+            prefetched = bootstrap(step, supplied if required is None else required)
+            rsp, calls = await run_step(callers[function], req, supplied, prefetched)
         except grpc.aio.AioRpcError as exc:
             raise RenderError(
                 f'cannot run pipeline step "{name}": {exc.code().name}: {exc.details()}'

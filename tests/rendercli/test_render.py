@@ -600,3 +600,53 @@ def test_output_is_written_as_the_kubernetes_serializer_writes_it() -> None:
         '    status: "True"\n'
         "    type: Ready\n"
     )
+
+
+def test_a_steps_bootstrap_requirements_arrive_on_every_call(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    function, target = scripted
+    # "require" asks for more on its first call: two calls, both with the bootstrap.
+    composition_text = composition("require").replace(
+        "      input:",
+        "      requirements:\n"
+        "        requiredResources:\n"
+        "          - requirementName: settings\n"
+        "            apiVersion: v1\n"
+        "            kind: ConfigMap\n"
+        "            name: settings\n"
+        "            namespace: team\n"
+        "      input:",
+    )
+    settings = write(
+        tmp_path,
+        "settings.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: team}\n",
+    )
+
+    def run(flag: str) -> subprocess.CompletedProcess[str]:
+        function.calls.clear()
+        return subprocess.run(
+            [
+                support.FUNCTION_ASYA,
+                "render",
+                write(tmp_path, "xr.yaml", XR),
+                write(tmp_path, "composition.yaml", composition_text),
+                write(tmp_path, "functions.yaml", functions(target)),
+                flag,
+                settings,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    assert run("--required-resources").returncode == 0
+    assert len(function.calls) == 2
+    for call in function.calls:
+        [item] = call.required_resources["settings"].items
+        assert item.resource["metadata"]["name"] == "settings"
+    # crossplane render answers bootstrap requirements from --required-resources only.
+    assert run("--extra-resources").returncode == 0
+    assert len(function.calls[0].required_resources["settings"].items) == 0
