@@ -82,6 +82,7 @@ async def render_documents(
     include_results: bool = False,
     include_context: bool = False,
     required: list[files.Document] | None = None,
+    secrets: list[files.Document] | None = None,
 ) -> tuple[list[dict[str, Any]], pipeline.Outcome]:
     """Render an XR through its Composition's pipeline; return the documents to print.
 
@@ -120,7 +121,13 @@ async def render_documents(
             callers = {name: pipeline.Caller(ch, deadline) for name, ch in channels.items()}
             outcome = await asyncio.wait_for(
                 pipeline.run(
-                    composition, _observed(xr, observed), context, callers, supplied, required
+                    composition,
+                    _observed(xr, observed),
+                    context,
+                    callers,
+                    supplied,
+                    required,
+                    secrets,
                 ),
                 timeout=deadline,
             )
@@ -201,6 +208,11 @@ def _duration(value: str) -> float:
     help="KEY=VALUE annotation set on every Function (repeatable), e.g. a runtime.",
 )
 @click.option(
+    "--function-credentials",
+    "credentials_path",
+    help="YAML file or directory of Secrets the steps' credentials name.",
+)
+@click.option(
     "--crossplane-version",
     help="Accepted for compatibility; the output is crossplane render v2.0-v2.2's (see README).",
 )
@@ -224,6 +236,7 @@ def render(
     xrd_path: str | None,
     timeout: str,
     function_annotations: tuple[str, ...],
+    credentials_path: str | None,
     crossplane_version: str | None,
     **docker_only: str | None,
 ) -> None:
@@ -269,6 +282,7 @@ def render(
                 include_results=include_function_results,
                 include_context=include_context,
                 required=required_docs,
+                secrets=files.load(credentials_path) if credentials_path else [],
             )
         )
     except RenderError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,6 +135,41 @@ def bootstrap(step: dict[str, Any], supplied: list[Document]) -> dict[str, fnv1.
     return found
 
 
+def credentials(step: dict[str, Any], secrets: list[Document]) -> dict[str, fnv1.Credentials]:
+    """A step's Secret credentials, from the Secrets given with --function-credentials.
+
+    Raises:
+        RenderError: naming a Secret the step needs that was not given.
+    """
+    found: dict[str, fnv1.Credentials] = {}
+    for item in step.get("credentials") or []:
+        if item.get("source") != "Secret":
+            continue
+        ref = item.get("secretRef") or {}
+        name, namespace = str(ref.get("name") or ""), str(ref.get("namespace") or "")
+        secret = next(
+            (
+                s
+                for s in secrets
+                if s.kind == "Secret"
+                and s.name == name
+                and str(s.metadata.get("namespace") or "") == namespace
+            ),
+            None,
+        )
+        if secret is None:
+            raise RenderError(
+                f'cannot get credentials from secret "{name}": secret "{name}" not found'
+            )
+        data = fnv1.CredentialData()
+        for key, value in (secret.body.get("data") or {}).items():
+            data.data[str(key)] = base64.b64decode(str(value))
+        for key, value in (secret.body.get("stringData") or {}).items():
+            data.data[str(key)] = str(value).encode()
+        found[str(item.get("name") or "")] = fnv1.Credentials(credential_data=data)
+    return found
+
+
 async def run_step(
     call: Caller,
     req: fnv1.RunFunctionRequest,
@@ -182,6 +218,7 @@ async def run(
     callers: dict[str, Caller],
     supplied: list[Document],
     required: list[Document] | None = None,
+    secrets: list[Document] | None = None,
 ) -> Outcome:
     """Run every pipeline step in order, passing desired state and context along.
 
@@ -212,6 +249,11 @@ async def run(
         )
         if step.get("input") is not None:
             req.input.CopyFrom(to_struct(step["input"]))
+        try:
+            for key, value in credentials(step, secrets or []).items():
+                req.credentials[key].CopyFrom(value)
+        except RenderError as exc:
+            raise RenderError(f'cannot run pipeline step "{name}": {exc}') from None
         try:
             prefetched = bootstrap(step, supplied if required is None else required)
             rsp, calls = await run_step(callers[function], req, supplied, prefetched)

@@ -46,7 +46,8 @@ def runtime_for(function: Document) -> Runtime:
     if runtime == "Development":
         target = str(annotations.get(DEVELOPMENT_TARGET) or DEFAULT_DEVELOPMENT_TARGET)
         return Runtime(function.name, target)
-    if runtime != "Docker":
+    # InProcess is the v2.3+ CLI's; for function-asya it is what Docker stands for here.
+    if runtime not in ("Docker", "InProcess"):
         raise RenderError(f'unsupported "{RUNTIME}" annotation value "{runtime}" (unknown runtime)')
     if is_own_package(function):
         return Runtime(function.name, None)

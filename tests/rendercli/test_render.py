@@ -650,3 +650,46 @@ def test_a_steps_bootstrap_requirements_arrive_on_every_call(
     # crossplane render answers bootstrap requirements from --required-resources only.
     assert run("--extra-resources").returncode == 0
     assert len(function.calls[0].required_resources["settings"].items) == 0
+
+
+def test_step_credentials_come_from_function_credentials(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    function, target = scripted
+    composition_text = composition("emit").replace(
+        "      input:",
+        "      credentials:\n"
+        "        - name: api\n"
+        "          source: Secret\n"
+        "          secretRef: {namespace: crossplane-system, name: api-creds}\n"
+        "      input:",
+    )
+    paths = [
+        write(tmp_path, "xr.yaml", XR),
+        write(tmp_path, "composition.yaml", composition_text),
+        write(tmp_path, "functions.yaml", functions(target)),
+    ]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [support.FUNCTION_ASYA, "render", *paths, *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    missing = run()
+    assert missing.returncode == 1
+    assert 'cannot get credentials from secret "api-creds": secret "api-creds" not found' in (
+        missing.stderr
+    )
+    secret = write(
+        tmp_path,
+        "secret.yaml",
+        "apiVersion: v1\nkind: Secret\n"
+        "metadata: {name: api-creds, namespace: crossplane-system}\n"
+        "data: {token: c2VjcmV0}\n",
+    )
+    assert run("--function-credentials", secret).returncode == 0
+    assert function.calls[-1].credentials["api"].credential_data.data["token"] == b"secret"
