@@ -114,17 +114,15 @@ def _combinable(first: Entry, second: Entry) -> bool:
 
 def check_pairs(entries: Sequence[Entry]) -> list[Finding]:
     """Every pair of flavors that cannot be combined, with the function's message."""
-    usable = [e for e in entries if e.flavor is not None]
+    usable = [(e, e.flavor) for e in entries if e.flavor is not None]
     found = []
-    for first, second in itertools.combinations(usable, 2):
+    for (first, one), (second, other) in itertools.combinations(usable, 2):
         if not _combinable(first, second):
             continue
-        assert first.flavor is not None  # noqa: S101  # filtered above
-        assert second.flavor is not None  # noqa: S101
         try:
             merge.merge_flavors(
-                [(first.name, first.flavor.data), (second.name, second.flavor.data)],
-                labels={first.name: first.flavor.label, second.name: second.flavor.label},
+                [(one.name, one.data), (other.name, other.data)],
+                labels={one.name: one.label, other.name: other.label},
             )
         except MergeConflictError as exc:
             found.append(Finding(f"{first.name}, {second.name}", exc.path, CONFLICT, str(exc)))
