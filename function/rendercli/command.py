@@ -83,6 +83,7 @@ async def render_documents(
     include_context: bool = False,
     required: list[files.Document] | None = None,
     secrets: list[files.Document] | None = None,
+    crds: list[files.Document] | None = None,
 ) -> tuple[list[dict[str, Any]], pipeline.Outcome]:
     """Render an XR through its Composition's pipeline; return the documents to print.
 
@@ -128,6 +129,7 @@ async def render_documents(
                     supplied,
                     required,
                     secrets,
+                    crds,
                 ),
                 timeout=deadline,
             )
@@ -208,6 +210,12 @@ def _duration(value: str) -> float:
     help="KEY=VALUE annotation set on every Function (repeatable), e.g. a runtime.",
 )
 @click.option(
+    "--required-schemas",
+    "-s",
+    "schemas_path",
+    help="YAML file or directory of CRDs answering the functions' schema requirements.",
+)
+@click.option(
     "--function-credentials",
     "credentials_path",
     help="YAML file or directory of Secrets the steps' credentials name.",
@@ -236,6 +244,7 @@ def render(
     xrd_path: str | None,
     timeout: str,
     function_annotations: tuple[str, ...],
+    schemas_path: str | None,
     credentials_path: str | None,
     crossplane_version: str | None,
     **docker_only: str | None,
@@ -283,6 +292,7 @@ def render(
                 include_context=include_context,
                 required=required_docs,
                 secrets=files.load(credentials_path) if credentials_path else [],
+                crds=files.load(schemas_path) if schemas_path else [],
             )
         )
     except RenderError as exc:

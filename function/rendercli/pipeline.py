@@ -106,6 +106,25 @@ def _requirements(rsp: fnv1.RunFunctionResponse) -> fnv1.Requirements | None:
     return rsp.requirements if rsp.HasField("requirements") else None
 
 
+def fetch_schema(selector: fnv1.SchemaSelector, crds: list[Document]) -> fnv1.Schema:
+    """Answer a schema requirement from the CRDs given with --required-schemas.
+
+    An unknown kind gets an empty Schema, as nothing was found.
+    """
+    group, _, version = selector.api_version.rpartition("/")
+    for crd in crds:
+        spec = crd.body.get("spec") or {}
+        if crd.kind != "CustomResourceDefinition" or spec.get("group") != group:
+            continue
+        if (spec.get("names") or {}).get("kind") != selector.kind:
+            continue
+        for candidate in spec.get("versions") or []:
+            if candidate.get("name") == version:
+                schema = (candidate.get("schema") or {}).get("openAPIV3Schema") or {}
+                return fnv1.Schema(openapi_v3=to_struct(schema))
+    return fnv1.Schema()
+
+
 def bootstrap(step: dict[str, Any], supplied: list[Document]) -> dict[str, fnv1.Resources]:
     """A step's own `requirements.requiredResources`, fetched before its first call.
 
@@ -175,6 +194,7 @@ async def run_step(
     req: fnv1.RunFunctionRequest,
     supplied: list[Document],
     prefetched: dict[str, fnv1.Resources] | None = None,
+    crds: list[Document] | None = None,
 ) -> tuple[fnv1.RunFunctionResponse, int]:
     """Call a step until its requirements stabilise; return its last response and call count.
 
@@ -197,6 +217,7 @@ async def run_step(
         previous = current
         req.ClearField("required_resources")
         req.ClearField("extra_resources")
+        req.ClearField("required_schemas")
         for name, resources in (prefetched or {}).items():
             req.required_resources[name].CopyFrom(resources)
         if current is not None:
@@ -204,6 +225,8 @@ async def run_step(
                 req.required_resources[name].CopyFrom(fetch(selector, supplied))
             for name, selector in current.extra_resources.items():
                 req.extra_resources[name].CopyFrom(fetch(selector, supplied))
+            for name, schema_selector in current.schemas.items():
+                req.required_schemas[name].CopyFrom(fetch_schema(schema_selector, crds or []))
         req.context.CopyFrom(rsp.context)
     raise RenderError(
         "requirements didn't stabilize after the maximum number of iterations "
@@ -219,6 +242,7 @@ async def run(
     supplied: list[Document],
     required: list[Document] | None = None,
     secrets: list[Document] | None = None,
+    crds: list[Document] | None = None,
 ) -> Outcome:
     """Run every pipeline step in order, passing desired state and context along.
 
@@ -245,6 +269,7 @@ async def run(
                 fnv1.CAPABILITY_REQUIRED_RESOURCES,
                 fnv1.CAPABILITY_CREDENTIALS,
                 fnv1.CAPABILITY_CONDITIONS,
+                fnv1.CAPABILITY_REQUIRED_SCHEMAS,
             ]
         )
         if step.get("input") is not None:
@@ -256,7 +281,7 @@ async def run(
             raise RenderError(f'cannot run pipeline step "{name}": {exc}') from None
         try:
             prefetched = bootstrap(step, supplied if required is None else required)
-            rsp, calls = await run_step(callers[function], req, supplied, prefetched)
+            rsp, calls = await run_step(callers[function], req, supplied, prefetched, crds)
         except grpc.aio.AioRpcError as exc:
             raise RenderError(
                 f'cannot run pipeline step "{name}": {exc.code().name}: {exc.details()}'

@@ -40,6 +40,10 @@ class Scripted(grpcv1.FunctionRunnerServiceServicer):  # type: ignore[misc]
                     rsp.desired.resources["config"],
                     {"apiVersion": "v1", "kind": "ConfigMap", "data": data},
                 )
+        elif behaviour == "schema":
+            rsp.requirements.schemas["widget"].CopyFrom(
+                fnv1.SchemaSelector(api_version="example.org/v1", kind="Widget")
+            )
         elif behaviour == "unstable":
             response.require_resources(
                 rsp, f"cfg-{next(self._counter)}", "v1", "ConfigMap", match_name="x"

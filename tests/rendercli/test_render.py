@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function.rendercli import output
 from tests import support
@@ -693,3 +694,36 @@ def test_step_credentials_come_from_function_credentials(
     )
     assert run("--function-credentials", secret).returncode == 0
     assert function.calls[-1].credentials["api"].credential_data.data["token"] == b"secret"
+
+
+def test_schema_requirements_are_answered_from_required_schemas(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    function, target = scripted
+    crd = write(
+        tmp_path,
+        "crd.yaml",
+        """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata: {name: widgets.example.org}
+        spec:
+          group: example.org
+          names: {kind: Widget, plural: widgets}
+          scope: Namespaced
+          versions:
+            - name: v1
+              served: true
+              storage: true
+              schema:
+                openAPIV3Schema:
+                  type: object
+                  properties: {size: {type: integer}}
+        """,
+    )
+    result = render(tmp_path, target, "schema", args=("-s", crd))
+    assert result.returncode == 0, result.stderr
+    first, second = function.calls
+    assert fnv1.CAPABILITY_REQUIRED_SCHEMAS in first.meta.capabilities
+    schema = second.required_schemas["widget"].openapi_v3
+    assert schema["properties"]["size"]["type"] == "integer"
