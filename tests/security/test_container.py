@@ -91,3 +91,18 @@ def test_the_install_example_asks_for_a_hardened_runtime() -> None:
     # The image's user is the one the runtime config expects.
     dockerfile = (support.ROOT / "Dockerfile").read_text()
     assert "USER nonroot:nonroot" in dockerfile  # distroless's nonroot is 65532
+
+
+def test_the_rbac_example_lets_crossplane_read_configmaps_and_compose_the_v2_objects() -> None:
+    [role] = schemas.load_all(support.ROOT / "examples" / "install" / "crossplane-rbac.yaml")
+    assert schemas.errors(role) == []
+    assert role["metadata"]["labels"]["rbac.crossplane.io/aggregate-to-crossplane"] == "true"
+    granted = {
+        (group, resource): set(rule["verbs"])
+        for rule in role["rules"]
+        for group in rule["apiGroups"]
+        for resource in rule["resources"]
+    }
+    assert granted[("", "configmaps")] == {"get", "list", "watch"}  # read only
+    for kind in (("apps", "deployments"), ("keda.sh", "scaledobjects"), ("", "serviceaccounts")):
+        assert granted[kind] == {"*"}
