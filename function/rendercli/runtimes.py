@@ -75,4 +75,6 @@ async def started(runtimes: list[Runtime]) -> AsyncIterator[dict[str, str]]:
     try:
         yield targets | dict.fromkeys(local, f"127.0.0.1:{port}")
     finally:
-        await grpc_server.stop(grace=None)
+        # A graceful stop: an immediate one sends clients a GOAWAY that gRPC logs on
+        # stderr ("Cancelling all calls"), which render must keep clean.
+        await grpc_server.stop(grace=1)
