@@ -79,7 +79,8 @@ class FunctionRunner:
     """Resolves an AsyncActor's flavors, renders its resources, and reports its phase.
 
     It keeps no state between calls beyond its caches, which are keyed on content
-    (so they never change an answer) and safe to share between threads.
+    (so they never change an answer), and the flavors last logged per actor (which
+    change only what is logged); all are safe to share between threads.
     """
 
     def __init__(self) -> None:
