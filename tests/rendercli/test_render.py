@@ -83,14 +83,21 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 
 
 def render(
-    tmp_path: Path, target: str, *behaviours: str, args: tuple[str, ...] = (), xr: str = XR
+    tmp_path: Path,
+    target: str,
+    *behaviours: str,
+    args: tuple[str, ...] = (),
+    xr: str = XR,
+    step: str = "",
 ) -> subprocess.CompletedProcess[str]:
+    """Render through the scripted function; `step` is YAML added to every pipeline step."""
+    pipeline = composition(*behaviours).replace("      input:", f"{step}      input:")
     return subprocess.run(
         [
             support.FUNCTION_ASYA,
             "render",
             write(tmp_path, "xr.yaml", xr),
-            write(tmp_path, "composition.yaml", composition(*behaviours)),
+            write(tmp_path, "composition.yaml", pipeline),
             write(tmp_path, "functions.yaml", functions(target)),
             *args,
         ],
@@ -486,22 +493,12 @@ def test_function_annotations_override_every_functions_own(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
     function, target = scripted
-    bad = functions("127.0.0.1:1")  # nothing listens there
-    path = write(tmp_path, "functions.yaml", bad)
-    result = subprocess.run(
-        [
-            support.FUNCTION_ASYA,
-            "render",
-            write(tmp_path, "xr.yaml", XR),
-            write(tmp_path, "composition.yaml", composition("emit")),
-            path,
-            "-a",
-            f"render.crossplane.io/runtime-development-target={target}",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    # The Function's own target: nothing listens there; -a points it at the function.
+    result = render(
+        tmp_path,
+        "127.0.0.1:1",
+        "emit",
+        args=("-a", f"render.crossplane.io/runtime-development-target={target}"),
     )
     assert result.returncode == 0, result.stderr
     assert len(function.calls) == 1
@@ -607,9 +604,7 @@ def test_a_steps_bootstrap_requirements_arrive_on_every_call(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
     function, target = scripted
-    # "require" asks for more on its first call: two calls, both with the bootstrap.
-    composition_text = composition("require").replace(
-        "      input:",
+    requirements = (
         "      requirements:\n"
         "        requiredResources:\n"
         "          - requirementName: settings\n"
@@ -617,7 +612,6 @@ def test_a_steps_bootstrap_requirements_arrive_on_every_call(
         "            kind: ConfigMap\n"
         "            name: settings\n"
         "            namespace: team\n"
-        "      input:",
     )
     settings = write(
         tmp_path,
@@ -627,21 +621,8 @@ def test_a_steps_bootstrap_requirements_arrive_on_every_call(
 
     def run(flag: str) -> subprocess.CompletedProcess[str]:
         function.calls.clear()
-        return subprocess.run(
-            [
-                support.FUNCTION_ASYA,
-                "render",
-                write(tmp_path, "xr.yaml", XR),
-                write(tmp_path, "composition.yaml", composition_text),
-                write(tmp_path, "functions.yaml", functions(target)),
-                flag,
-                settings,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        # "require" asks for more on its first call: two calls, both with the bootstrap.
+        return render(tmp_path, target, "require", step=requirements, args=(flag, settings))
 
     assert run("--required-resources").returncode == 0
     assert len(function.calls) == 2
@@ -657,28 +638,15 @@ def test_step_credentials_come_from_function_credentials(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
     function, target = scripted
-    composition_text = composition("emit").replace(
-        "      input:",
+    credentials = (
         "      credentials:\n"
         "        - name: api\n"
         "          source: Secret\n"
         "          secretRef: {namespace: crossplane-system, name: api-creds}\n"
-        "      input:",
     )
-    paths = [
-        write(tmp_path, "xr.yaml", XR),
-        write(tmp_path, "composition.yaml", composition_text),
-        write(tmp_path, "functions.yaml", functions(target)),
-    ]
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [support.FUNCTION_ASYA, "render", *paths, *args],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        return render(tmp_path, target, "emit", step=credentials, args=args)
 
     missing = run()
     assert missing.returncode == 1
