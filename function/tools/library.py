@@ -15,10 +15,10 @@ from function.rendercli.files import Document
 
 @dataclass(frozen=True)
 class Entry:
-    """One flavor of the library: where it is defined and what it says, or why it cannot be read."""
+    """One flavor of the library: the object defining it and what it says, or why it cannot be read."""
 
     name: str
-    where: str  # `EnvironmentConfig x` or `ConfigMap ns/x`
+    kind: str  # EnvironmentConfig or ConfigMap
     body: dict[str, Any]
     namespace: str = ""  # a ConfigMap flavor's namespace
     flavor: Flavor | None = None
@@ -41,20 +41,17 @@ def _entry(doc: Document) -> Entry | None:
         "apiextensions.crossplane.io/"
     ):
         try:
-            return Entry(
-                name, f"EnvironmentConfig {name}", body, flavor=from_environment_config(name, body)
-            )
+            return Entry(name, doc.kind, body, flavor=from_environment_config(name, body))
         except FlavorError as exc:
-            return Entry(name, f"EnvironmentConfig {name}", body, error=str(exc))
+            return Entry(name, doc.kind, body, error=str(exc))
     labels = doc.metadata.get("labels") or {}
     if doc.kind == "ConfigMap" and isinstance(labels, dict) and FLAVOR_LABEL in labels:
         namespace = str(doc.metadata.get("namespace") or "")
-        where = f"ConfigMap {namespace}/{name}"
         try:
             flavor = flavor_sources.from_config_map(name, namespace, body)
         except FlavorError as exc:
-            return Entry(name, where, body, namespace, error=str(exc))
-        return Entry(name, where, body, namespace, flavor=flavor)
+            return Entry(name, doc.kind, body, namespace, error=str(exc))
+        return Entry(name, doc.kind, body, namespace, flavor=flavor)
     return None
 
 
@@ -68,7 +65,7 @@ def fetched_for(
             entry.body
             for entry in library
             if entry.name == requirement.flavor
-            and entry.where.split(" ", 1)[0] == requirement.kind
+            and entry.kind == requirement.kind
             and entry.namespace == requirement.namespace
         ][:1]
     return found

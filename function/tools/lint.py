@@ -75,7 +75,7 @@ def check_flavor(entry: Entry, settings: Input) -> list[Finding]:
     if len(name) > xr_model.MAX_OBJECT_NAME or not xr_model.OBJECT_NAME.match(name):
         found.append(Finding(name, "", ERROR, f"{name!r} is not a valid object name"))
     labels = (entry.body.get("metadata") or {}).get("labels") or {}
-    if entry.where.startswith("EnvironmentConfig") and labels.get(FLAVOR_LABEL) != name:
+    if entry.kind == "EnvironmentConfig" and labels.get(FLAVOR_LABEL) != name:
         found.append(
             Finding(
                 name,
