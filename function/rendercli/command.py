@@ -14,8 +14,8 @@ from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
-from function.rendercli import defaults, files, output, pipeline, runtimes
-from function.rendercli.errors import RenderError
+from function.rendercli import defaults, engine, files, legacy, output, pipeline, release, runtimes
+from function.rendercli.errors import PipelineFatalError, RenderError
 
 
 def _key_values(pairs: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
@@ -60,35 +60,20 @@ def _annotated(function: files.Document, annotations: list[tuple[str, str]]) -> 
     return files.Document(function.source, body)
 
 
-def _observed(xr: files.Document, observed: list[files.Document]) -> fnv1.State:
+def _observed(xr: dict[str, Any], observed: list[files.Document]) -> fnv1.State:
     state = fnv1.State()
-    state.composite.resource.CopyFrom(pipeline.to_struct(xr.body))
+    state.composite.resource.CopyFrom(pipeline.to_struct(xr))
     for resource in observed:
         name = files.resource_name(resource)
         state.resources[name].resource.CopyFrom(pipeline.to_struct(resource.body))
     return state
 
 
-async def render_documents(
-    xr: files.Document,
-    composition: files.Document,
-    functions: list[files.Document],
-    observed: list[files.Document],
-    supplied: list[files.Document],
-    context: struct_pb2.Struct,
-    *,
-    timeout: float,
-    include_full_xr: bool = False,
-    include_results: bool = False,
-    include_context: bool = False,
-    required: list[files.Document] | None = None,
-    secrets: list[files.Document] | None = None,
-    crds: list[files.Document] | None = None,
-) -> tuple[list[dict[str, Any]], pipeline.Outcome]:
-    """Render an XR through its Composition's pipeline; return the documents to print.
+def _check_composition(xr: files.Document, composition: files.Document) -> None:
+    """The checks crossplane render makes before it runs anything.
 
-    `supplied` answers the functions' requirements; `required` (--required-resources
-    alone, default: `supplied`) answers a step's bootstrap requirements.
+    Raises:
+        RenderError: the Composition is not for this XR, or not the one it selects.
     """
     spec = composition.body.get("spec") or {}
     type_ref = spec.get("compositeTypeRef") or {}
@@ -112,6 +97,37 @@ async def render_documents(
                 f'composition "{composition.name}" has incorrect value for label "{key}": '
                 f'want "{value}", got "{comp_labels[key]}"'
             )
+
+
+async def render_documents(
+    xr: files.Document,
+    composition: files.Document,
+    functions: list[files.Document],
+    observed: list[files.Document],
+    supplied: list[files.Document],
+    context: struct_pb2.Struct,
+    *,
+    timeout: float,
+    include_full_xr: bool = False,
+    include_results: bool = False,
+    include_context: bool = False,
+    required: list[files.Document] | None = None,
+    secrets: list[files.Document] | None = None,
+    crds: list[files.Document] | None = None,
+    xrd: files.Document | None = None,
+    follow: release.Release = release.CURRENT,
+) -> tuple[list[dict[str, Any]], pipeline.Outcome]:
+    """Render an XR through its Composition's pipeline; return the documents to print.
+
+    `supplied` answers the functions' requirements; `required` (--required-resources
+    alone, default: `supplied`) answers a step's bootstrap requirements. `follow`
+    is the Crossplane release whose render the output matches.
+    """
+    _check_composition(xr, composition)
+    spec = composition.body.get("spec") or {}
+    # v2.3+ runs the reconciler, which hands the functions the XR as it holds it.
+    reconcile = engine.begin(xr, composition, observed, xrd) if follow.engine else None
+    observed_xr = reconcile.xr if reconcile else xr.body
     wanted = {str((s.get("functionRef") or {}).get("name", "")) for s in spec["pipeline"]}
     chosen = [runtimes.runtime_for(f) for f in functions if f.name in wanted]
     async with runtimes.started(chosen) as targets:
@@ -123,25 +139,35 @@ async def render_documents(
             outcome = await asyncio.wait_for(
                 pipeline.run(
                     composition,
-                    _observed(xr, observed),
+                    _observed(observed_xr, observed),
                     context,
                     callers,
                     supplied,
                     required,
                     secrets,
                     crds,
+                    meta=follow.meta,
                 ),
                 timeout=deadline,
             )
+        except PipelineFatalError as exc:
+            raise RenderError(engine.fatal(exc) if reconcile else legacy.fatal(exc)) from None
         except TimeoutError:
             raise RenderError(f"timed out after {timeout:g}s") from None
         finally:
             for channel in channels.values():
                 await channel.close()
-    documents = [output.composite(xr, outcome, full=include_full_xr)]
-    documents += output.composed(xr, outcome, observed)
+    if reconcile is not None:
+        applied = engine.composed(reconcile, outcome, observed)
+        documents = [engine.composite(reconcile, xr, outcome, applied, full=include_full_xr)]
+        documents += applied
+        results = engine.results(reconcile, outcome)
+    else:
+        documents = [legacy.composite(xr, outcome, full=include_full_xr)]
+        documents += legacy.composed(xr, outcome, observed)
+        results = legacy.results(outcome)
     if include_results:
-        documents += outcome.results
+        documents += results
     if include_context:
         documents.append(output.context_document(outcome))
     return documents, outcome
@@ -222,7 +248,9 @@ def _duration(value: str) -> float:
 )
 @click.option(
     "--crossplane-version",
-    help="Accepted for compatibility; the output is crossplane render v2.0-v2.2's (see README).",
+    metavar="VERSION",
+    help="The Crossplane release whose render to follow: v2.3 and later (the default) "
+    "run the reconciler; v2.0-v2.2 print the desired state (see README).",
 )
 @click.option("--crossplane-image", hidden=True, help="Docker only: ignored.")
 @click.option("--crossplane-binary", hidden=True, help="Docker only: ignored.")
@@ -270,8 +298,9 @@ def render(
             _annotated(function, _key_values(function_annotations, "--function-annotations"))
             for function in files.load_functions(functions_file)
         ]
-        if xrd_path:
-            xrd = files.load_one(xrd_path, "XRD")
+        follow = release.parse(crossplane_version)
+        xrd = files.load_one(xrd_path, "XRD") if xrd_path else None
+        if xrd is not None:
             schema = defaults.schema_for(xrd, xr.api_version)
             xr = files.Document(xr.source, defaults.apply(schema, xr.body))
         observed = files.load_observed(observed_path) if observed_path else []
@@ -293,6 +322,8 @@ def render(
                 required=required_docs,
                 secrets=files.load(credentials_path) if credentials_path else [],
                 crds=files.load(schemas_path) if schemas_path else [],
+                xrd=xrd,
+                follow=follow,
             )
         )
     except RenderError as exc:

@@ -1,28 +1,70 @@
-"""Turn a pipeline's outcome into the YAML stream `crossplane render` prints."""
+"""What every release of `crossplane render` prints alike: names, conditions, the YAML text."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import yaml
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import structs
-from function.rendercli.errors import RenderError
-from function.rendercli.files import COMPOSITION_RESOURCE_NAME, Document, resource_name
 from function.rendercli.pipeline import Outcome
 
 COMPOSITE_LABEL = "crossplane.io/composite"
 CLAIM_NAME_LABEL = "crossplane.io/claim-name"
 CLAIM_NAMESPACE_LABEL = "crossplane.io/claim-namespace"
+RESULT_API_VERSION = "render.crossplane.io/v1beta1"
 # render fixes every condition's time: a real one would only be noise.
 CONDITION_TIME = "2024-01-01T00:00:00Z"
-SYSTEM_CONDITIONS = frozenset({"Ready", "Synced", "Healthy", "UpToDate", "Responsive"})
-_STATUS = {
+# crossplane-runtime's IsSystemConditionType: a function may not set these.
+SYSTEM_CONDITIONS = frozenset({"Ready", "Synced", "Healthy"})
+CONDITION_STATUS = {
     fnv1.STATUS_CONDITION_TRUE: "True",
     fnv1.STATUS_CONDITION_FALSE: "False",
 }
+
+
+def function_condition(condition: fnv1.Condition) -> dict[str, Any]:
+    """A condition a function returned, as Crossplane writes it on the XR."""
+    rendered = {
+        "type": condition.type,
+        "status": CONDITION_STATUS.get(condition.status, "Unknown"),
+        "reason": condition.reason,
+        "lastTransitionTime": CONDITION_TIME,
+    }
+    if condition.message:
+        rendered["message"] = condition.message
+    return rendered
+
+
+def add_controller(metadata: dict[str, Any], owner: dict[str, Any]) -> str:
+    """AddControllerReference: replace the reference with the owner's UID in place, else append.
+
+    Returns why it cannot, when the resource already has another controller; else "".
+    """
+    references = metadata.setdefault("ownerReferences", [])
+    for reference in references:
+        if reference.get("controller") and reference.get("uid") != owner["uid"]:
+            return (
+                f"{metadata.get('name', '')} is already controlled by "
+                f"{reference.get('kind', '')} {reference.get('name', '')} "
+                f"(UID {reference.get('uid', '')})"
+            )
+    for index, reference in enumerate(references):
+        if reference.get("uid") == owner["uid"]:
+            references[index] = dict(owner)
+            return ""
+    references.append(dict(owner))
+    return ""
+
+
+def set_condition(conditions: list[dict[str, Any]], condition: dict[str, Any]) -> None:
+    """SetConditions: replace the condition of the same type in place, else append."""
+    for index, existing in enumerate(conditions):
+        if existing.get("type") == condition["type"]:
+            conditions[index] = condition
+            return
+    conditions.append(condition)
 
 
 def some_names(names: list[str], first: int = 3) -> str:
@@ -35,118 +77,10 @@ def some_names(names: list[str], first: int = 3) -> str:
     return ", ".join(ordered)
 
 
-def _set_condition(status: dict[str, Any], condition: dict[str, Any]) -> None:
-    conditions = status.setdefault("conditions", [])
-    for index, existing in enumerate(conditions):
-        if existing.get("type") == condition["type"]:
-            conditions[index] = condition
-            return
-    conditions.append(condition)
-
-
-def composite(xr: Document, outcome: Outcome, *, full: bool) -> dict[str, Any]:
-    """Return the XR as render prints it: desired status plus the Ready condition."""
-    desired = outcome.desired
-    body = (
-        structs.plain(desired.composite.resource) if desired.composite.HasField("resource") else {}
-    )
-    body["apiVersion"] = xr.api_version
-    body["kind"] = xr.kind
-    metadata = body.setdefault("metadata", {})
-    metadata["name"] = xr.name
-    if xr.metadata.get("namespace"):
-        metadata["namespace"] = xr.metadata["namespace"]
-    if full:
-        body["spec"] = copy.deepcopy(xr.body.get("spec"))
-        body["metadata"] = copy.deepcopy(xr.metadata)
-    unready = [name for name, r in desired.resources.items() if r.ready != fnv1.READY_TRUE]
-    ready: dict[str, Any] = {"type": "Ready", "status": "True", "reason": "Available"}
-    if desired.composite.ready == fnv1.READY_FALSE:
-        ready = {"type": "Ready", "status": "False", "reason": "Creating"}
-    elif desired.composite.ready == fnv1.READY_UNSPECIFIED and unready:
-        ready = {
-            "type": "Ready",
-            "status": "False",
-            "reason": "Creating",
-            "message": f"Unready resources: {some_names(unready)}",
-        }
-    status = body.setdefault("status", {})
-    _set_condition(status, ready | {"lastTransitionTime": CONDITION_TIME})
-    for condition in outcome.conditions:
-        if condition.type in SYSTEM_CONDITIONS:
-            continue
-        rendered = {
-            "type": condition.type,
-            "status": _STATUS.get(condition.status, "Unknown"),
-            "reason": condition.reason,
-            "lastTransitionTime": CONDITION_TIME,
-        }
-        if condition.message:
-            rendered["message"] = condition.message
-        _set_condition(status, rendered)
-    return body
-
-
-def composed(xr: Document, outcome: Outcome, observed: list[Document]) -> list[dict[str, Any]]:
-    """Return each desired composed resource with the metadata Crossplane would add."""
-    by_name = {resource_name(doc): doc for doc in observed}
-    labels = xr.metadata.get("labels") or {}
-    prefix = labels.get(COMPOSITE_LABEL) or xr.name
-    claim_ref = (xr.body.get("spec") or {}).get("claimRef") or {}
-    claim_labels = {}
-    if labels.get(CLAIM_NAME_LABEL) and labels.get(CLAIM_NAMESPACE_LABEL):
-        claim_labels = {
-            CLAIM_NAMESPACE_LABEL: labels[CLAIM_NAMESPACE_LABEL],
-            CLAIM_NAME_LABEL: labels[CLAIM_NAME_LABEL],
-        }
-    elif claim_ref:
-        claim_labels = {
-            CLAIM_NAMESPACE_LABEL: claim_ref.get("namespace", ""),
-            CLAIM_NAME_LABEL: claim_ref.get("name", ""),
-        }
-    owner = {
-        "apiVersion": xr.api_version,
-        "kind": xr.kind,
-        "name": xr.name,
-        "uid": str(xr.metadata.get("uid", "")),
-        "controller": True,
-        "blockOwnerDeletion": True,
-    }
-    out = []
-    for name in sorted(outcome.desired.resources):
-        body = structs.plain(outcome.desired.resources[name].resource)
-        metadata = body.setdefault("metadata", {})
-        if name in by_name:
-            seen = by_name[name].metadata
-            for key in ("namespace", "name", "generateName"):
-                if seen.get(key):
-                    metadata[key] = seen[key]
-                else:
-                    metadata.pop(key, None)
-        if not metadata.get("name") and not metadata.get("generateName"):
-            metadata["generateName"] = f"{prefix}-"
-        if xr.metadata.get("namespace"):
-            metadata["namespace"] = xr.metadata["namespace"]
-        metadata.setdefault("annotations", {})[COMPOSITION_RESOURCE_NAME] = name
-        metadata.setdefault("labels", {})[COMPOSITE_LABEL] = prefix
-        metadata["labels"].update(claim_labels)
-        references = metadata.setdefault("ownerReferences", [])
-        for reference in references:
-            if reference.get("controller") and reference.get("uid") != owner["uid"]:
-                raise RenderError(
-                    f"cannot render composed resource {name!r} metadata: it already has "
-                    "another controller"
-                )
-        metadata["ownerReferences"] = [r for r in references if r.get("uid") != owner["uid"]]
-        metadata["ownerReferences"].append(owner)
-        out.append(body)
-    return out
-
-
 def context_document(outcome: Outcome) -> dict[str, Any]:
     """Return the pipeline context as render's `Context` document."""
     return {
-        "apiVersion": "render.crossplane.io/v1beta1",
+        "apiVersion": RESULT_API_VERSION,
         "kind": "Context",
         "fields": structs.plain(outcome.context),
     }

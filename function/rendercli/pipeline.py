@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import grpc
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
@@ -13,11 +14,29 @@ from crossplane.function.proto.v1beta1 import run_function_pb2 as fnv1beta1
 from crossplane.function.proto.v1beta1 import run_function_pb2_grpc as grpcv1beta1
 from google.protobuf import json_format, struct_pb2
 
-from function.rendercli.errors import RenderError
+from function.rendercli.errors import PipelineFatalError, RenderError
 from function.rendercli.files import Document
 
 # Crossplane calls a step at most MaxRequirementsIterations + 1 times.
 MAX_REQUIREMENTS_ITERATIONS = 5
+# What a request's meta carries: nothing (render v2.0-v2.1), the capabilities
+# (v2.2), or the capabilities and core's content tag (v2.3+, the real reconciler).
+RequestMeta = Literal["none", "capabilities", "tagged"]
+CAPABILITIES = (
+    fnv1.CAPABILITY_CAPABILITIES,
+    fnv1.CAPABILITY_REQUIRED_RESOURCES,
+    fnv1.CAPABILITY_CREDENTIALS,
+    fnv1.CAPABILITY_CONDITIONS,
+    fnv1.CAPABILITY_REQUIRED_SCHEMAS,
+)
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """A non-fatal result, with the step that returned it."""
+
+    step: str
+    result: fnv1.Result
 
 
 @dataclass
@@ -26,7 +45,7 @@ class Outcome:
 
     desired: fnv1.State
     context: struct_pb2.Struct
-    results: list[dict[str, Any]] = field(default_factory=list)
+    results: list[StepResult] = field(default_factory=list)
     conditions: list[fnv1.Condition] = field(default_factory=list)
     calls: dict[str, int] = field(default_factory=dict)
 
@@ -243,15 +262,18 @@ async def run(
     required: list[Document] | None = None,
     secrets: list[Document] | None = None,
     crds: list[Document] | None = None,
+    meta: RequestMeta = "tagged",
 ) -> Outcome:
     """Run every pipeline step in order, passing desired state and context along.
 
     `supplied` answers the functions' requirements; a step's bootstrap requirements
     come from `required` (--required-resources) only, as crossplane render does.
+    `meta` is what the requests' meta carries, per the Crossplane release rendered.
 
     Raises:
-        RenderError: naming the step, for a fatal result, an unknown function,
-            a gRPC failure, or requirements that never stabilise.
+        PipelineFatalError: a step returned a fatal result.
+        RenderError: naming the step, for an unknown function, a gRPC failure, or
+            requirements that never stabilise.
     """
     outcome = Outcome(desired=fnv1.State(), context=context)
     for step in composition.body["spec"]["pipeline"]:
@@ -263,15 +285,6 @@ async def run(
             )
         req = fnv1.RunFunctionRequest(observed=observed, desired=outcome.desired)
         req.context.CopyFrom(outcome.context)
-        req.meta.capabilities.extend(
-            [
-                fnv1.CAPABILITY_CAPABILITIES,
-                fnv1.CAPABILITY_REQUIRED_RESOURCES,
-                fnv1.CAPABILITY_CREDENTIALS,
-                fnv1.CAPABILITY_CONDITIONS,
-                fnv1.CAPABILITY_REQUIRED_SCHEMAS,
-            ]
-        )
         if step.get("input") is not None:
             req.input.CopyFrom(to_struct(step["input"]))
         try:
@@ -281,6 +294,9 @@ async def run(
             raise RenderError(f'cannot run pipeline step "{name}": {exc}') from None
         try:
             prefetched = bootstrap(step, supplied if required is None else required)
+            for key, resources in prefetched.items():
+                req.required_resources[key].CopyFrom(resources)
+            _set_meta(req, meta)
             rsp, calls = await run_step(callers[function], req, supplied, prefetched, crds)
         except grpc.aio.AioRpcError as exc:
             raise RenderError(
@@ -291,22 +307,27 @@ async def run(
         outcome.calls[name] = calls
         for result in rsp.results:
             if result.severity == fnv1.SEVERITY_FATAL:
-                raise RenderError(
-                    f'pipeline step "{name}" returned a fatal result: {result.message}'
-                )
-            outcome.results.append(
-                {
-                    "apiVersion": "render.crossplane.io/v1beta1",
-                    "kind": "Result",
-                    "step": name,
-                    "severity": fnv1.Severity.Name(result.severity),
-                    "message": result.message,
-                }
-            )
+                raise PipelineFatalError(name, result.message)
+            outcome.results.append(StepResult(name, result))
         outcome.desired = rsp.desired
         outcome.context = rsp.context
         outcome.conditions.extend(rsp.conditions)
     return outcome
+
+
+def _set_meta(req: fnv1.RunFunctionRequest, meta: RequestMeta) -> None:
+    """Fill the request's meta as the Crossplane release rendered does.
+
+    Core's tag is the SHA-256 of the deterministic serialisation of the request
+    before meta is set (bootstrap requirements included); the requirements loop
+    keeps it on every call of the step.
+    """
+    if meta == "none":
+        return
+    if meta == "tagged":
+        content = req.SerializeToString(deterministic=True)
+        req.meta.tag = hashlib.sha256(content).hexdigest()
+    req.meta.capabilities.extend(CAPABILITIES)
 
 
 def context_value(raw: str, key: str) -> struct_pb2.Value:

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from function.rendercli import command, files
+from function.rendercli import command, files, release
 from tests.support import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -32,7 +32,11 @@ class Case:
     required: tuple[str, ...] = ("examples/flavors",)
 
     def render(self) -> list[dict[str, Any]]:
-        """Render through function-asya over a real (in-process) gRPC server."""
+        """Render through function-asya over a real (in-process) gRPC server.
+
+        In crossplane render v2.2's shape: it prints the desired XR with the spec
+        the function hands on, which these files exist to review.
+        """
         documents, _ = asyncio.run(
             command.render_documents(
                 files.load_one(str(ROOT / self.xr), "XR"),
@@ -43,6 +47,7 @@ class Case:
                 command.pipeline.to_struct({}),
                 timeout=30,
                 include_results=True,
+                follow=release.V2_2,
             )
         )
         return documents

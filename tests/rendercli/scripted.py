@@ -15,7 +15,7 @@ from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 
 class Scripted(grpcv1.FunctionRunnerServiceServicer):  # type: ignore[misc]
-    """Behaviours: `require`, `unstable`, `emit`, `fatal`, `context`, `deep`."""
+    """Behaviours: `require`, `unstable`, `emit`, `namespaced`, `fatal`, `context`, `deep`."""
 
     def __init__(self) -> None:
         self.calls: list[fnv1.RunFunctionRequest] = []
@@ -67,6 +67,8 @@ class Scripted(grpcv1.FunctionRunnerServiceServicer):  # type: ignore[misc]
                 )
             )
             rsp.context["example.org/key"] = {"n": 1}
+        elif behaviour == "namespaced":
+            rsp.desired.resources["b-ready"].resource["metadata"] = {"namespace": "elsewhere"}
         elif behaviour == "deep":
             # Past protobuf's decoding limit of 100 levels (three per map level).
             nested: Any = "leaf"

@@ -17,6 +17,8 @@ from tests import support
 from tests.rendercli.scripted import Scripted, scripted_server
 
 pytestmark = pytest.mark.slow
+# The v2.0-v2.2 output: the desired state as the CLI used to print it.
+V2_2 = ("--crossplane-version", "v2.2.4")
 
 XR = """
 apiVersion: example.org/v1
@@ -188,11 +190,11 @@ def test_requirements_that_never_stabilise_fail_with_crossplanes_message(
     assert len(function.calls) == 6
 
 
-def test_output_carries_composed_metadata_conditions_results_and_context(
+def test_v2_2_output_carries_composed_metadata_conditions_results_and_context(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
     _, target = scripted
-    docs = documents(render(tmp_path, target, "emit", args=("-r", "-c")))
+    docs = documents(render(tmp_path, target, "emit", args=("-r", "-c", *V2_2)))
     xr, waiting, ready, result, context = docs
     assert xr["apiVersion"] == "example.org/v1"
     assert xr["kind"] == "XThing"
@@ -260,11 +262,11 @@ def test_observed_resources_keep_their_names(
     assert "generateName" not in waiting["metadata"]
 
 
-def test_include_full_xr_copies_spec_and_metadata(
+def test_v2_2_include_full_xr_copies_spec_and_metadata(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
     _, target = scripted
-    xr = documents(render(tmp_path, target, "emit", args=("-x",)))[0]
+    xr = documents(render(tmp_path, target, "emit", args=("-x", *V2_2)))[0]
     assert xr["spec"] == {"size": 1}
     assert xr["metadata"]["uid"] == "1234-uid"
 
@@ -392,15 +394,15 @@ def test_a_missing_file_exits_one_naming_it(tmp_path: Path) -> None:
     assert "nope.yaml" in result.stderr
 
 
-def test_an_observed_resource_without_its_resource_name_is_loaded_under_the_empty_name(
+def test_v2_2_loads_an_observed_resource_without_its_resource_name_under_the_empty_name(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
-    # crossplane render loads it with no check (render-fidelity §1 row 10).
+    # crossplane render v2.2 loads it with no check (render-fidelity §1 row 10).
     function, target = scripted
     observed = write(
         tmp_path, "observed.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"
     )
-    result = render(tmp_path, target, "emit", args=("-o", observed))
+    result = render(tmp_path, target, "emit", args=("-o", observed, *V2_2))
     assert result.returncode == 0, result.stderr
     assert list(function.calls[0].observed.resources) == [""]
 
