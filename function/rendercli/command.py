@@ -17,6 +17,54 @@ from google.protobuf import struct_pb2
 from function.rendercli import defaults, engine, files, legacy, output, pipeline, release, runtimes
 from function.rendercli.errors import PipelineFatalError, RenderError
 
+# kong's exit status for a usage error (crossplane render v2.2+, kong >= 1.9).
+USAGE_ERROR = 80
+
+
+class KongStyleCommand(click.Command):
+    """A usage error as crossplane's CLI (kong, UsageOnError) reports it.
+
+    The help goes to stdout followed by a blank line, the error to stderr, and the
+    exit status is 80, so a script branching on either sees what it would see.
+    """
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """Parse the arguments; on a usage error print help and error, exit 80."""
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            ctx = exc.ctx or click.Context(self, info_name=info_name, parent=parent)
+            click.echo(ctx.get_help())
+            click.echo()
+            message = exc.format_message()
+            if isinstance(exc, click.NoSuchOption):
+                message = f"unknown flag {exc.option_name}"  # kong's words
+            click.echo(f"function-asya: error: {message}", err=True)
+            sys.exit(USAGE_ERROR)
+
+
+def _existing_file(flag: str = "") -> Any:
+    """Kong's `existingfile`: a missing file or a directory is a usage error."""
+
+    def check(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+        if value is None or value == "-":
+            return value
+        prefix = f"{flag}: " if flag else ""
+        path = Path(value).expanduser()
+        if not path.exists():
+            raise click.UsageError(f"{prefix}stat {value}: no such file or directory", ctx)
+        if path.is_dir():
+            raise click.UsageError(f'{prefix}"{value}" exists but is a directory', ctx)
+        return value
+
+    return check
+
 
 def _key_values(pairs: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
     """`key=value` pairs separated by `;`, as crossplane render's map flags take them.
@@ -124,6 +172,58 @@ async def render_documents(
     is the Crossplane release whose render the output matches.
     """
     _check_composition(xr, composition)
+    try:
+        reconcile, outcome = await _run_pipeline(
+            xr,
+            composition,
+            functions,
+            observed,
+            supplied,
+            context,
+            timeout=timeout,
+            required=required,
+            secrets=secrets,
+            crds=crds,
+            xrd=xrd,
+            follow=follow,
+        )
+        if reconcile is not None:
+            composed = engine.composed(reconcile, outcome, observed)
+            results = engine.results(reconcile, outcome)
+        else:
+            composed = legacy.composed(xr, outcome, observed)
+            results = legacy.results(outcome)
+    except RenderError as exc:
+        # Only what the CLI's Render step does carries its prefix.
+        raise RenderError(f"cannot render composite resource: {exc}") from None
+    if reconcile is not None:
+        documents = [engine.composite(reconcile, xr, outcome, composed, full=include_full_xr)]
+    else:
+        documents = [legacy.composite(xr, outcome, full=include_full_xr)]
+    documents += composed
+    if include_results:
+        documents += results
+    if include_context:
+        documents.append(output.context_document(outcome))
+    return documents, outcome
+
+
+async def _run_pipeline(
+    xr: files.Document,
+    composition: files.Document,
+    functions: list[files.Document],
+    observed: list[files.Document],
+    supplied: list[files.Document],
+    context: struct_pb2.Struct,
+    *,
+    timeout: float,
+    required: list[files.Document] | None,
+    secrets: list[files.Document] | None,
+    crds: list[files.Document] | None,
+    xrd: files.Document | None,
+    follow: release.Release,
+) -> tuple[engine.Reconcile | None, pipeline.Outcome]:
+    """Start the functions and run the pipeline, inside the reconcile for v2.3+."""
     spec = composition.body.get("spec") or {}
     # v2.3+ runs the reconciler, which hands the functions the XR as it holds it.
     reconcile = engine.begin(xr, composition, observed, xrd) if follow.engine else None
@@ -157,20 +257,7 @@ async def render_documents(
         finally:
             for channel in channels.values():
                 await channel.close()
-    if reconcile is not None:
-        applied = engine.composed(reconcile, outcome, observed)
-        documents = [engine.composite(reconcile, xr, outcome, applied, full=include_full_xr)]
-        documents += applied
-        results = engine.results(reconcile, outcome)
-    else:
-        documents = [legacy.composite(xr, outcome, full=include_full_xr)]
-        documents += legacy.composed(xr, outcome, observed)
-        results = legacy.results(outcome)
-    if include_results:
-        documents += results
-    if include_context:
-        documents.append(output.context_document(outcome))
-    return documents, outcome
+    return reconcile, outcome
 
 
 _GO_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
@@ -188,9 +275,9 @@ def _duration(value: str) -> float:
     return sum(float(number) * _UNITS[unit] for number, unit in parts)
 
 
-@click.command()
-@click.argument("composite_resource", metavar="XR")
-@click.argument("composition_file", metavar="COMPOSITION")
+@click.command(cls=KongStyleCommand)
+@click.argument("composite_resource", metavar="XR", callback=_existing_file())
+@click.argument("composition_file", metavar="COMPOSITION", callback=_existing_file())
 @click.argument("functions_file", metavar="FUNCTIONS")
 @click.option(
     "--required-resources",
@@ -226,7 +313,12 @@ def _duration(value: str) -> float:
 )
 @click.option("--context-files", multiple=True, help="key=file,... context values from files.")
 @click.option("--context-values", multiple=True, help="key=json,... context values.")
-@click.option("--xrd", "xrd_path", help="XRD whose schema defaults are applied to the XR first.")
+@click.option(
+    "--xrd",
+    "xrd_path",
+    callback=_existing_file("--xrd=PATH"),
+    help="XRD whose schema defaults are applied to the XR first.",
+)
 @click.option("--timeout", default="1m", show_default=True, help="How long rendering may take.")
 @click.option(
     "--function-annotations",
@@ -301,7 +393,10 @@ def render(
         follow = release.parse(crossplane_version)
         xrd = files.load_one(xrd_path, "XRD") if xrd_path else None
         if xrd is not None:
-            schema = defaults.schema_for(xrd, xr.api_version)
+            try:
+                schema = defaults.schema_for(xrd, xr.api_version)
+            except RenderError as exc:
+                raise RenderError(f'cannot default values for XR "{xr.name}": {exc}') from None
             xr = files.Document(xr.source, defaults.apply(schema, xr.body))
         observed = files.load_observed(observed_path) if observed_path else []
         required_docs = [doc for path in required for doc in files.load(path)]
@@ -327,6 +422,6 @@ def render(
             )
         )
     except RenderError as exc:
-        click.echo(f"function-asya: error: cannot render composite resource: {exc}", err=True)
+        click.echo(f"function-asya: error: {exc}", err=True)
         sys.exit(1)
     click.echo(output.dump(documents), nl=False)

@@ -10,20 +10,17 @@ from function.rendercli.files import Document
 
 
 def schema_for(xrd: Document, api_version: str) -> dict[str, Any]:
-    """Return the openAPIV3Schema of the XRD version matching the XR's apiVersion."""
+    """Return the openAPIV3Schema of the XRD version matching the XR's apiVersion.
+
+    Raises:
+        RenderError: in crossplane render's words, when the XRD has no such version.
+    """
     spec = xrd.body.get("spec") or {}
-    version = api_version.rsplit("/", 1)[-1]
-    group = api_version.rsplit("/", 1)[0] if "/" in api_version else ""
-    if spec.get("group") != group:
-        raise RenderError(
-            f"cannot apply XRD {xrd.name!r}: its group {spec.get('group')!r} "
-            f"does not match the XR's {group!r}"
-        )
     for candidate in spec.get("versions") or []:
-        if candidate.get("name") == version:
+        if f"{spec.get('group')}/{candidate.get('name')}" == api_version:
             schema = (candidate.get("schema") or {}).get("openAPIV3Schema")
             return schema if isinstance(schema, dict) else {}
-    raise RenderError(f"cannot apply XRD {xrd.name!r}: it has no version {version!r}")
+    raise RenderError(f"the specified API version '{api_version}' does not exist in the XRD")
 
 
 def apply(schema: dict[str, Any], value: Any) -> Any:
@@ -36,7 +33,9 @@ def apply(schema: dict[str, Any], value: Any) -> Any:
         result = {key: copy.deepcopy(item) for key, item in value.items()}
         properties = schema.get("properties") or {}
         for key, sub_schema in properties.items():
-            if key not in result and "default" in sub_schema:
+            # A null the schema does not allow counts as absent (isNonNullableNull).
+            absent = key not in result or (result[key] is None and not sub_schema.get("nullable"))
+            if absent and "default" in sub_schema:
                 result[key] = copy.deepcopy(sub_schema["default"])
             if key in result:
                 result[key] = apply(sub_schema, result[key])

@@ -31,6 +31,7 @@ from function.rendercli.output import (
     SYSTEM_CONDITIONS,
     add_controller,
     function_condition,
+    keep_identity,
     set_condition,
     some_names,
 )
@@ -198,6 +199,9 @@ def _mark(rec: Reconcile, condition: dict[str, Any]) -> None:
 def composed(rec: Reconcile, outcome: Outcome, observed: list[Document]) -> list[dict[str, Any]]:
     """Each desired composed resource as the reconciler applies it, named as it names them.
 
+    Records the events composing raises (namespaces overridden, resources not yet
+    ready), so it runs before `results`.
+
     Raises:
         RenderError: a resource the reconciler could not apply (another controller,
             a name the API server would refuse).
@@ -222,12 +226,7 @@ def composed(rec: Reconcile, outcome: Outcome, observed: list[Document]) -> list
         body = structs.plain(outcome.desired.resources[name].resource)
         metadata = body.setdefault("metadata", {})
         if name in by_name:
-            seen = by_name[name].metadata
-            for key in ("namespace", "name", "generateName"):
-                if seen.get(key):
-                    metadata[key] = seen[key]
-                else:
-                    metadata.pop(key, None)
+            keep_identity(metadata, by_name[name].metadata)
         if namespace and metadata.get("namespace") and metadata["namespace"] != namespace:
             rec.record(
                 "Warning",
@@ -255,7 +254,14 @@ def composed(rec: Reconcile, outcome: Outcome, observed: list[Document]) -> list
                 f'"{metadata["name"]}". Must be a valid RFC 1123 subdomain name.'
             )
         out.append(_fixed_times(body))
+    for name in _unready(outcome.desired):
+        rec.record("Normal", REASON_COMPOSE, f'Composed resource "{name}" is not yet ready')
     return out
+
+
+def _unready(desired: fnv1.State) -> list[str]:
+    """The composed resources no function said are ready (sorted; Go's map order is random)."""
+    return sorted(n for n, r in desired.resources.items() if r.ready != fnv1.READY_TRUE)
 
 
 def _compose_error(message: str) -> RenderError:
@@ -299,7 +305,7 @@ def composite(
             set_condition(conditions, function_condition(condition))
     rec.xr["status"] = status | {"conditions": conditions}
     _mark(rec, {"type": "Synced", "status": "True", "reason": "ReconcileSuccess"})
-    _mark(rec, _ready(rec, desired))
+    _mark(rec, _ready(desired))
 
     references = sorted(
         (_reference(body, rec) for body in applied),
@@ -321,11 +327,9 @@ def composite(
     return _fixed_times(body)
 
 
-def _ready(rec: Reconcile, desired: fnv1.State) -> dict[str, Any]:
-    """The Ready condition, and an event for each composed resource not yet ready."""
-    unready = sorted(n for n, r in desired.resources.items() if r.ready != fnv1.READY_TRUE)
-    for name in unready:
-        rec.record("Normal", REASON_COMPOSE, f'Composed resource "{name}" is not yet ready')
+def _ready(desired: fnv1.State) -> dict[str, Any]:
+    """The Ready condition the reconciler sets."""
+    unready = _unready(desired)
     if desired.composite.ready == fnv1.READY_TRUE:
         return {"type": "Ready", "status": "True", "reason": "Available"}
     if desired.composite.ready == fnv1.READY_FALSE:

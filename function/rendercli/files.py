@@ -12,6 +12,9 @@ from function.rendercli.errors import RenderError
 
 COMPOSITION_RESOURCE_NAME = "crossplane.io/composition-resource-name"
 YAML_SUFFIXES = (".yaml", ".yml")
+# What crossplane render accepts as a Composition and as a Function (load.go).
+COMPOSITION_API_VERSION = "apiextensions.crossplane.io/v1"
+FUNCTION_API_VERSIONS = frozenset({"pkg.crossplane.io/v1", "pkg.crossplane.io/v1beta1"})
 
 
 class _Loader(yaml.SafeLoader):
@@ -95,20 +98,21 @@ def load(path: str) -> list[Document]:
 
 
 def load_one(path: str, what: str) -> Document:
-    """Load a file that must hold exactly one object."""
+    """Load the first object of a file, as crossplane render reads an XR or a Composition."""
     documents = load(path)
-    if len(documents) != 1:
-        raise RenderError(
-            f"cannot load {what} from {path}: want one object, found {len(documents)}"
-        )
+    if not documents:
+        raise RenderError(f"cannot load {what} from {path}: it holds no object")
     return documents[0]
 
 
 def load_composition(path: str) -> Document:
     """Load a Composition and check it is a function pipeline."""
     composition = load_one(path, "Composition")
-    if composition.kind != "Composition":
-        raise RenderError(f"cannot load Composition from {path}: found a {composition.kind}")
+    if (composition.api_version, composition.kind) != (COMPOSITION_API_VERSION, "Composition"):
+        raise RenderError(
+            f'cannot load Composition from "{path}": not a composition: '
+            f"{composition.kind}/{composition.name}"
+        )
     spec = composition.body.get("spec") or {}
     if spec.get("mode") != "Pipeline":
         raise RenderError(
@@ -124,10 +128,10 @@ def load_functions(path: str) -> list[Document]:
     """Load the Function packages a pipeline may call."""
     functions = load(path)
     for function in functions:
-        if function.kind != "Function" or not function.api_version.startswith("pkg.crossplane.io/"):
+        if function.kind != "Function" or function.api_version not in FUNCTION_API_VERSIONS:
             raise RenderError(
-                f"cannot load functions from {path}: {function.kind} {function.name!r} "
-                "is not a pkg.crossplane.io Function"
+                f'cannot load functions from "{path}": not a function: '
+                f"{function.kind}/{function.name}"
             )
     return functions
 

@@ -24,6 +24,7 @@ from function.rendercli.output import (
     SYSTEM_CONDITIONS,
     add_controller,
     function_condition,
+    keep_identity,
     set_condition,
     some_names,
 )
@@ -31,7 +32,11 @@ from function.rendercli.pipeline import Outcome
 
 
 def composite(xr: Document, outcome: Outcome, *, full: bool) -> dict[str, Any]:
-    """Return the XR as render prints it: desired state plus the Ready condition."""
+    """Return the XR as render prints it: desired state plus the Ready condition.
+
+    Raises:
+        RenderError: `full` for an XR without a spec, as v2.0-v2.2 refuse it.
+    """
     desired = outcome.desired
     body = (
         structs.plain(desired.composite.resource) if desired.composite.HasField("resource") else {}
@@ -43,7 +48,9 @@ def composite(xr: Document, outcome: Outcome, *, full: bool) -> dict[str, Any]:
     if xr.metadata.get("namespace"):
         metadata["namespace"] = xr.metadata["namespace"]
     if full:
-        body["spec"] = copy.deepcopy(xr.body.get("spec"))
+        if "spec" not in xr.body:
+            raise RenderError("cannot get composite resource spec: spec: no such field")
+        body["spec"] = copy.deepcopy(xr.body["spec"])
         body["metadata"] = copy.deepcopy(xr.metadata)
     unready = [name for name, r in desired.resources.items() if r.ready != fnv1.READY_TRUE]
     ready: dict[str, Any] = {"type": "Ready", "status": "True", "reason": "Available"}
@@ -94,12 +101,7 @@ def composed(xr: Document, outcome: Outcome, observed: list[Document]) -> list[d
         body = structs.plain(outcome.desired.resources[name].resource)
         metadata = body.setdefault("metadata", {})
         if name in by_name:
-            seen = by_name[name].metadata
-            for key in ("namespace", "name", "generateName"):
-                if seen.get(key):
-                    metadata[key] = seen[key]
-                else:
-                    metadata.pop(key, None)
+            keep_identity(metadata, by_name[name].metadata)
         if not metadata.get("name") and not metadata.get("generateName"):
             metadata["generateName"] = f"{prefix}-"
         if xr.metadata.get("namespace"):

@@ -58,6 +58,15 @@ def add_controller(metadata: dict[str, Any], owner: dict[str, Any]) -> str:
     return ""
 
 
+def keep_identity(metadata: dict[str, Any], observed: dict[str, Any]) -> None:
+    """An existing composed resource keeps its namespace, name and generateName."""
+    for key in ("namespace", "name", "generateName"):
+        if observed.get(key):
+            metadata[key] = observed[key]
+        else:
+            metadata.pop(key, None)
+
+
 def set_condition(conditions: list[dict[str, Any]], condition: dict[str, Any]) -> None:
     """SetConditions: replace the condition of the same type in place, else append."""
     for index, existing in enumerate(conditions):

@@ -15,7 +15,7 @@ from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 
 class Scripted(grpcv1.FunctionRunnerServiceServicer):  # type: ignore[misc]
-    """Behaviours: `require`, `unstable`, `emit`, `namespaced`, `fatal`, `context`, `deep`."""
+    """Behaviours: `require`, `unstable`, `emit`, `owned`, `namespaced`, `fatal`, `context`, `deep`."""
 
     def __init__(self) -> None:
         self.calls: list[fnv1.RunFunctionRequest] = []
@@ -67,6 +67,19 @@ class Scripted(grpcv1.FunctionRunnerServiceServicer):  # type: ignore[misc]
                 )
             )
             rsp.context["example.org/key"] = {"n": 1}
+        elif behaviour == "owned":
+            # An owner reference to the XR first, without controller, then another owner.
+            rsp.desired.resources["a-waiting"].resource["metadata"] = {
+                "ownerReferences": [
+                    {
+                        "apiVersion": "example.org/v1",
+                        "kind": "XThing",
+                        "name": "thing-abc",
+                        "uid": "1234-uid",
+                    },
+                    {"apiVersion": "v1", "kind": "Other", "name": "o", "uid": "other-owner"},
+                ]
+            }
         elif behaviour == "namespaced":
             rsp.desired.resources["b-ready"].resource["metadata"] = {"namespace": "elsewhere"}
         elif behaviour == "deep":

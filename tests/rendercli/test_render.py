@@ -12,7 +12,7 @@ import pytest
 import yaml
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function.rendercli import output
+from function.rendercli import defaults, output
 from tests import support
 from tests.rendercli.scripted import Scripted, scripted_server
 
@@ -349,15 +349,27 @@ def test_xrd_defaults_are_applied_before_rendering(
         pytest.param("xr", "just: a map\n", "is not a Kubernetes object", id="xr-no-kind"),
         pytest.param(
             "composition",
-            "apiVersion: v1\nkind: ConfigMap\n",
-            "found a ConfigMap",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+            "not a composition: ConfigMap/c",
             id="composition-wrong-kind",
+        ),
+        pytest.param(
+            "composition",
+            composition("emit").replace("apiextensions.crossplane.io/v1", "example.org/v1"),
+            "not a composition: Composition/things",
+            id="composition-wrong-api-version",
         ),
         pytest.param(
             "functions",
             "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n",
-            "is not a pkg.crossplane.io Function",
+            "not a function: Pod/p",
             id="functions-wrong-kind",
+        ),
+        pytest.param(
+            "functions",
+            "apiVersion: pkg.crossplane.io/v2\nkind: Function\nmetadata: {name: f}\n",
+            "not a function: Function/f",
+            id="functions-wrong-api-version",
         ),
     ],
 )
@@ -382,16 +394,46 @@ def test_bad_input_files_exit_one_naming_the_file(
     assert f"bad-{which}.yaml" in result.stderr or which == "composition"
 
 
-def test_a_missing_file_exits_one_naming_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("nope.yaml", "c.yaml", "f.yaml"), "stat nope.yaml: no such file or directory"),
+        (("--bogus",), "unknown flag --bogus"),
+        (("--xrd", "nope.yaml", "x", "c", "f"), "--xrd=PATH: stat nope.yaml: no such file"),
+    ],
+    ids=["missing XR", "unknown flag", "missing XRD"],
+)
+def test_a_usage_error_prints_help_on_stdout_and_exits_80(
+    tmp_path: Path, args: tuple[str, ...], error: str
+) -> None:
+    # kong with UsageOnError (render-fidelity §1 row 9): help on stdout, error on stderr.
     result = subprocess.run(
-        [support.FUNCTION_ASYA, "render", str(tmp_path / "nope.yaml"), "c.yaml", "f.yaml"],
+        [support.FUNCTION_ASYA, "render", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 80
+    assert result.stdout.startswith("Usage: function-asya render [OPTIONS] XR COMPOSITION")
+    assert result.stdout.endswith("\n\n")
+    assert result.stderr.startswith(f"function-asya: error: {error}")
+    assert result.stderr.count("\n") == 1
+
+
+def test_help_is_printed_on_stdout() -> None:
+    result = subprocess.run(
+        [support.FUNCTION_ASYA, "render", "--help"],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
-    assert result.returncode == 1
-    assert "nope.yaml" in result.stderr
+    assert result.returncode == 0
+    assert result.stdout.startswith("Usage: function-asya render")
+    assert "--crossplane-version VERSION" in result.stdout
+    assert result.stderr == ""
 
 
 def test_v2_2_loads_an_observed_resource_without_its_resource_name_under_the_empty_name(
@@ -697,3 +739,92 @@ def test_schema_requirements_are_answered_from_required_schemas(
     assert fnv1.CAPABILITY_REQUIRED_SCHEMAS in first.meta.capabilities
     schema = second.required_schemas["widget"].openapi_v3
     assert schema["properties"]["size"]["type"] == "integer"
+
+
+def test_xrd_defaults_fill_a_null_the_schema_does_not_allow(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "plain": {"type": "string", "default": "filled"},
+            "nullable": {"type": "string", "default": "filled", "nullable": True},
+        },
+    }
+    # structuraldefaulting: a non-nullable null is absent; a nullable one stays null.
+    assert defaults.apply(schema, {"plain": None, "nullable": None}) == {
+        "plain": "filled",
+        "nullable": None,
+    }
+
+
+def test_an_xrd_without_the_xrs_version_is_refused_in_crossplanes_words(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    _, target = scripted
+    xrd = write(
+        tmp_path,
+        "xrd.yaml",
+        """
+        apiVersion: apiextensions.crossplane.io/v1
+        kind: CompositeResourceDefinition
+        metadata: {name: xthings.example.org}
+        spec:
+          group: example.org
+          names: {kind: XThing, plural: xthings}
+          versions: [{name: v2, served: true, referenceable: true}]
+        """,
+    )
+    result = render(tmp_path, target, "emit", args=("--xrd", xrd))
+    assert result.returncode == 1
+    assert result.stderr == (
+        'function-asya: error: cannot default values for XR "thing-abc": the specified API '
+        "version 'example.org/v1' does not exist in the XRD\n"
+    )
+
+
+def test_v2_2_include_full_xr_refuses_an_xr_without_a_spec(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    # v2.0-v2.2 (render-fidelity §1 row 17); v2.3+ merges instead.
+    _, target = scripted
+    xr = "apiVersion: example.org/v1\nkind: XThing\nmetadata: {name: thing-abc}\n"
+    result = render(tmp_path, target, "emit", args=("-x", *V2_2), xr=xr)
+    assert result.returncode == 1
+    assert result.stderr == (
+        "function-asya: error: cannot get composite resource spec: spec: no such field\n"
+    )
+    merged = documents(render(tmp_path, target, "emit", args=("-x",), xr=xr))[0]
+    assert merged["metadata"]["name"] == "thing-abc"
+    assert "resourceRefs" in merged["spec"]["crossplane"]
+
+
+def test_the_first_object_of_the_xr_file_is_the_xr(
+    tmp_path: Path, scripted: tuple[Scripted, str]
+) -> None:
+    # yaml.Unmarshal reads the first document of a stream (render-fidelity §1 row 18).
+    function, target = scripted
+    second = "---\napiVersion: example.org/v1\nkind: XOther\nmetadata: {name: other}\n"
+    documents(render(tmp_path, target, "emit", xr=XR + second))
+    assert function.calls[0].observed.composite.resource["metadata"]["name"] == "thing-abc"
+
+
+@pytest.mark.parametrize("version", [(), V2_2], ids=["v2.3", "v2.2"])
+def test_an_owner_reference_to_the_xr_is_replaced_in_place(
+    tmp_path: Path, scripted: tuple[Scripted, str], version: tuple[str, ...]
+) -> None:
+    # AddControllerReference replaces the reference with the same UID where it stands.
+    _, target = scripted
+    observed = write(
+        tmp_path,
+        "observed.yaml",
+        """
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: kept
+          annotations: {crossplane.io/composition-resource-name: a-waiting}
+        """,
+    )
+    docs = documents(render(tmp_path, target, "emit", "owned", args=("-o", observed, *version)))
+    references = docs[1]["metadata"]["ownerReferences"]
+    assert [r["uid"] for r in references] == ["1234-uid", "other-owner"]
+    assert references[0]["controller"] is True
