@@ -1,0 +1,78 @@
+"""Every command the README shows runs as shown (the Crossplane CLI's through our render)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+
+import pytest
+
+from tests import support
+
+pytestmark = pytest.mark.slow
+README = (support.ROOT / "README.md").read_text()
+SHELL = re.compile(r"```shell\n(?P<body>.*?)```", re.S)
+BLOCKS = [m["body"] for m in SHELL.finditer(README)]
+PATH = re.compile(r"\b(?:examples|compositions|xrd|package)/[\w./-]+")
+
+
+def commands(prefix: str) -> list[list[str]]:
+    """The README's shell command lines starting with `prefix`, continuations joined."""
+    found = []
+    for block in BLOCKS:
+        for line in block.replace("\\\n", " ").splitlines():
+            words = shlex.split(line, comments=True)
+            if words[: len(prefix.split())] == prefix.split():
+                found.append(words)
+    return found
+
+
+def test_every_path_the_readme_names_exists() -> None:
+    named = set(PATH.findall(README))
+    assert named, "the README names example files"
+    missing = sorted(p for p in named if not (support.ROOT / p.rstrip(".")).exists())
+    assert missing == []
+
+
+def test_the_readmes_crossplane_render_command_renders() -> None:
+    # The real CLI dials the Development function `make serve` starts; so does this.
+    [command] = commands("crossplane render")
+    with support.serving("--insecure") as served:
+        result = subprocess.run(
+            [
+                support.FUNCTION_ASYA,
+                "render",
+                *command[2:],
+                "-a",
+                f"render.crossplane.io/runtime-development-target={served.address}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            cwd=support.ROOT,
+        )
+    assert result.returncode == 0, result.stderr
+    assert "kind: XAsyncActor" in result.stdout
+
+
+def test_every_render_flag_the_readme_lists_is_a_flag() -> None:
+    [synopsis] = commands(".venv/bin/function-asya render")
+    flags = {f for word in synopsis for f in re.findall(r"--[a-z-]+|-[a-z]\b", word)}
+    help_text = subprocess.run(
+        [support.FUNCTION_ASYA, "render", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert len(flags) > 15
+    assert sorted(f for f in flags if f not in help_text) == []
+
+
+def test_the_make_commands_the_readme_shows_are_targets() -> None:
+    makefile = (support.ROOT / "Makefile").read_text()
+    targets = {words[1] for words in commands("make") if len(words) > 1}
+    assert {"render", "test", "serve"} <= targets
+    assert sorted(t for t in targets if not re.search(rf"^{t}:", makefile, re.M)) == []
