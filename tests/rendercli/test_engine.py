@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from google.protobuf import struct_pb2
 
-from function.rendercli import engine, files, release
+from function.rendercli import engine, files, legacy, release
 from function.rendercli.errors import RenderError
+from function.rendercli.pipeline import Outcome
 from tests.rendercli.scripted import Scripted
 from tests.rendercli.test_render import V2_2, documents, render, scripted, write
 
@@ -392,3 +394,34 @@ def test_a_fatal_result_is_reported_as_the_engine_reports_it(
         "cannot render composite resource: crossplane internal render: pipeline returned fatal: "
         'cannot compose resources: pipeline step "step-1" returned a fatal result: this cannot work'
     ) in result.stderr
+
+
+@pytest.mark.parametrize("engine_shape", [True, False], ids=["v2.3", "v2.2"])
+def test_only_ready_synced_and_healthy_are_kept_from_functions(engine_shape: bool) -> None:
+    # crossplane-runtime's IsSystemConditionType (render-fidelity §1 row 14).
+    outcome = Outcome(desired=fnv1.State(), context=struct_pb2.Struct())
+    for kind in ("Ready", "Synced", "Healthy", "UpToDate", "Responsive"):
+        outcome.conditions.append(
+            fnv1.Condition(type=kind, status=fnv1.STATUS_CONDITION_FALSE, reason="FromFunction")
+        )
+    xr = files.Document(
+        "xr.yaml",
+        {"apiVersion": "example.org/v1", "kind": "XThing", "metadata": {"name": "a"}, "spec": {}},
+    )
+    composition = files.Document(
+        "c.yaml",
+        {
+            "apiVersion": "apiextensions.crossplane.io/v1",
+            "kind": "Composition",
+            "metadata": {"name": "c"},
+        },
+    )
+    if engine_shape:
+        rec = engine.begin(xr, composition, [], None)
+        document = engine.composite(rec, xr, outcome, [], full=False)
+    else:
+        document = legacy.composite(xr, outcome, full=False)
+    from_function = {
+        c["type"] for c in document["status"]["conditions"] if c["reason"] == "FromFunction"
+    }
+    assert from_function == {"UpToDate", "Responsive"}
