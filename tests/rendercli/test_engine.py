@@ -16,7 +16,7 @@ from function.rendercli import engine, files, legacy, release
 from function.rendercli.errors import RenderError
 from function.rendercli.pipeline import Outcome
 from tests.rendercli.scripted import Scripted
-from tests.rendercli.test_render import V2_2, documents, render, scripted, write
+from tests.rendercli.test_render import V2_2, documents, render, scripted, write, xrd_file
 
 __all__ = ["scripted"]  # the fixture, shared with test_render
 
@@ -287,23 +287,8 @@ def test_a_legacy_xrd_keeps_the_references_in_spec(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
     function, target = scripted
-    xrd = write(
-        tmp_path,
-        "xrd.yaml",
-        """
-        apiVersion: apiextensions.crossplane.io/v1
-        kind: CompositeResourceDefinition
-        metadata: {name: xthings.example.org}
-        spec:
-          group: example.org
-          names: {kind: XThing, plural: xthings}
-          versions:
-          - name: v1
-            served: true
-            referenceable: true
-            schema: {openAPIV3Schema: {type: object}}
-        """,
-    )
+    # A v1 XRD without a scope: LegacyCluster.
+    xrd = xrd_file(tmp_path)
     xr = documents(render(tmp_path, target, "emit", args=("--xrd", xrd)))[0]
     assert set(xr["spec"]) == {"resourceRefs"}
     assert function.calls[0].observed.composite.resource["spec"]["compositionRef"] == {

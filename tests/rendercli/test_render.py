@@ -84,6 +84,24 @@ def write(tmp_path: Path, name: str, text: str) -> str:
     return str(path)
 
 
+def xrd_file(tmp_path: Path, version: str = "v1", schema: str = "{type: object}") -> str:
+    """An XRD for XThing with one version; `schema` is its openAPIV3Schema (flow YAML)."""
+    return write(
+        tmp_path,
+        "xrd.yaml",
+        f"""
+        apiVersion: apiextensions.crossplane.io/v1
+        kind: CompositeResourceDefinition
+        metadata: {{name: xthings.example.org}}
+        spec:
+          group: example.org
+          names: {{kind: XThing, plural: xthings}}
+          versions:
+          - {{name: {version}, served: true, referenceable: true, schema: {{openAPIV3Schema: {schema}}}}}
+        """,
+    )
+
+
 def render(
     tmp_path: Path,
     target: str,
@@ -306,35 +324,12 @@ def test_xrd_defaults_are_applied_before_rendering(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
     function, target = scripted
-    xrd = write(
-        tmp_path,
-        "xrd.yaml",
-        """
-        apiVersion: apiextensions.crossplane.io/v1
-        kind: CompositeResourceDefinition
-        metadata: {name: xthings.example.org}
-        spec:
-          group: example.org
-          names: {kind: XThing, plural: xthings}
-          versions:
-            - name: v1
-              served: true
-              referenceable: true
-              schema:
-                openAPIV3Schema:
-                  type: object
-                  properties:
-                    spec:
-                      type: object
-                      properties:
-                        size: {type: integer, default: 5}
-                        colour: {type: string, default: blue}
-                        nested:
-                          type: object
-                          properties:
-                            depth: {type: integer, default: 2}
-    """,
+    schema = (
+        "{type: object, properties: {spec: {type: object, properties: {"
+        "size: {type: integer, default: 5}, colour: {type: string, default: blue}, "
+        "nested: {type: object, properties: {depth: {type: integer, default: 2}}}}}}}"
     )
+    xrd = xrd_file(tmp_path, schema=schema)
     documents(render(tmp_path, target, "emit", args=("--xrd", xrd)))
     spec = function.calls[0].observed.composite.resource["spec"]
     assert spec["size"] == 1  # the XR's own value stays
@@ -760,19 +755,7 @@ def test_an_xrd_without_the_xrs_version_is_refused_in_crossplanes_words(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
     _, target = scripted
-    xrd = write(
-        tmp_path,
-        "xrd.yaml",
-        """
-        apiVersion: apiextensions.crossplane.io/v1
-        kind: CompositeResourceDefinition
-        metadata: {name: xthings.example.org}
-        spec:
-          group: example.org
-          names: {kind: XThing, plural: xthings}
-          versions: [{name: v2, served: true, referenceable: true}]
-        """,
-    )
+    xrd = xrd_file(tmp_path, version="v2")
     result = render(tmp_path, target, "emit", args=("--xrd", xrd))
     assert result.returncode == 1
     assert result.stderr == (
