@@ -217,14 +217,12 @@ async def run_step(
 ) -> tuple[fnv1.RunFunctionResponse, int]:
     """Call a step until its requirements stabilise; return its last response and call count.
 
-    `prefetched` (the step's bootstrap requirements) is sent on every call, as
-    Crossplane does.
+    `req` arrives with `prefetched` (the step's bootstrap requirements) in it, which
+    are put back on every later call, as Crossplane does.
 
     Raises:
         RenderError: when the requirements never stabilise.
     """
-    for name, resources in (prefetched or {}).items():
-        req.required_resources[name].CopyFrom(resources)
     previous: fnv1.Requirements | None = None
     for calls in range(1, MAX_REQUIREMENTS_ITERATIONS + 2):
         rsp = await call(req)
