@@ -29,6 +29,11 @@ from bench import request as bench_request
 from function.rendercli import files, pipeline
 
 BIN = Path(sys.executable).parent
+MEMORY_CACHE_MIB = 16
+MIB = 1024 * 1024
+# Calls each server takes in its turn when two are measured side by side.
+BLOCK = 50
+PHASES = ("steady", "scale", "cold", "fleet", "memory")
 PIN = shutil.which("taskset") is not None and (os.cpu_count() or 1) >= 2
 
 
@@ -48,6 +53,13 @@ def command(name: str, address: str) -> list[str]:
         "function-asya (no cache)": [*serve, "--cache-size", "0"],
         # --debug: the response cache's counts in the log, for the fleet.
         "function-asya (debug)": [*serve, "--debug"],
+        # A small budget, so that a few thousand distinct answers fill it.
+        f"function-asya (cache {MEMORY_CACHE_MIB} MiB)": [
+            *serve,
+            "--debug",
+            "--cache-size",
+            str(MEMORY_CACHE_MIB),
+        ],
         "no-op": [sys.executable, "-m", "bench.noop", "--address", address],
     }[name]
     return (["taskset", "-c", "0"] if PIN else []) + base
@@ -196,38 +208,59 @@ def measure(name: str, payload: bytes, args: argparse.Namespace) -> Result:
     return result
 
 
-def cold(name: str, payloads: list[bytes]) -> dict[str, float]:
-    """Each of many distinct requests sent once: the path a changed actor takes."""
-    process, address, _ = start(name)
-    pid = server_pid(process)
+def cold(names: tuple[str, ...], payloads: list[bytes]) -> dict[str, dict[str, float]]:
+    """Each of many distinct requests sent once to each server: the path a changed actor takes.
+
+    The servers run side by side and take the requests in turns of BLOCK calls, so
+    that both see the same machine: timings here drift by tens of percent over a
+    minute, and measuring one server after the other would put the drift in the
+    ratio. Turns of one call each would put something else in it: each server would
+    find the CPU caches filled by the other's last call.
+    """
+    started = {name: start(name) for name in names}
     try:
-        with grpc.insecure_channel(address) as channel:
-            call = channel.unary_unary(
+        channels = {
+            name: grpc.insecure_channel(address) for name, (_, address, _) in started.items()
+        }
+        calls = {
+            name: channel.unary_unary(
                 "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
             )
-            times = []
-            cpu_before = cpu_seconds(pid)
-            for payload in payloads:
-                began = time.perf_counter()
-                call(payload, timeout=10)
-                times.append(time.perf_counter() - began)
-            cpu = (cpu_seconds(pid) - cpu_before) / len(payloads) * 1000
+            for name, channel in channels.items()
+        }
+        pids = {name: server_pid(process) for name, (process, _, _) in started.items()}
+        times: dict[str, list[float]] = {name: [] for name in names}
+        cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        for block in range(0, len(payloads), BLOCK):
+            for name in names if block // BLOCK % 2 else names[::-1]:
+                for payload in payloads[block : block + BLOCK]:
+                    began = time.perf_counter()
+                    calls[name](payload, timeout=10)
+                    times[name].append(time.perf_counter() - began)
+        cpu = {name: cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
+        for channel in channels.values():
+            channel.close()
     finally:
-        stop(process)
+        for process, _, _ in started.values():
+            stop(process)
     return {
-        "p50_ms": statistics.median(times) * 1000,
-        "p99_ms": percentile(times, 0.99) * 1000,
-        "cpu_per_call_ms": cpu,
+        name: {
+            "p50_ms": statistics.median(times[name]) * 1000,
+            "p99_ms": percentile(times[name], 0.99) * 1000,
+            "cpu_per_call_ms": cpu[name] / len(payloads) * 1000,
+        }
+        for name in names
     }
 
 
-def fleet(name: str, actors: int, rounds: int, changed: float) -> dict[str, float]:
+def fleet(names: tuple[str, str], actors: int, rounds: int, changed: float) -> dict[str, Any]:
     """Actors reconciled in rounds, a fraction of them changed each round.
 
     Each round sends every actor once with a new tag (as Crossplane's calls carry);
     from round 2 on, `changed` of them carry new content (a spec change or a new
-    observed status). Reports the server's CPU per reconcile over rounds 2.., the
-    cache's hit rate and memory.
+    observed status). The two servers (the no-op, then function-asya with its debug
+    log) take the calls in turns, as in `cold`. Reports each server's CPU per
+    reconcile over rounds 2.., and the function's cache hit rate and memory.
     """
     import random
     import tempfile
@@ -237,37 +270,95 @@ def fleet(name: str, actors: int, rounds: int, changed: float) -> dict[str, floa
     with tempfile.NamedTemporaryFile(suffix=".log", delete=False) as handle:
         log_path = Path(handle.name)
     with log_path.open("wb") as log:
-        process, address, _ = start(name, log)
+        started = {names[0]: start(names[0]), names[1]: start(names[1], log)}
+        try:
+            channels = {n: grpc.insecure_channel(a) for n, (_, a, _) in started.items()}
+            calls = {
+                n: c.unary_unary("/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction")
+                for n, c in channels.items()
+            }
+            pids = {n: server_pid(process) for n, (process, _, _) in started.items()}
+            base = [bench_request.request(i) for i in range(actors)]
+            cpu_from = dict.fromkeys(names, 0.0)
+            for round_ in range(rounds):
+                if round_ == 1:
+                    cpu_from = {n: cpu_seconds(pid) for n, pid in pids.items()}
+                if round_:
+                    for i in chooser.sample(range(actors), int(actors * changed)):
+                        variants[i] += 1
+                        base[i] = bench_request.request(i, variant=variants[i])
+                for block in range(0, actors, BLOCK):
+                    payloads = []
+                    for i in range(block, min(actors, block + BLOCK)):
+                        base[i].meta.tag = f"{round_}-{i}"
+                        payloads.append(base[i].SerializeToString())
+                    for n in names if block // BLOCK % 2 else names[::-1]:
+                        for payload in payloads:
+                            calls[n](payload, timeout=10)
+            reconciles = actors * (rounds - 1)
+            out: dict[str, Any] = {
+                n: {
+                    "cpu_per_reconcile_ms": (cpu_seconds(pid) - cpu_from[n]) / reconciles * 1000,
+                    "rss_mib": rss_mib(pid),
+                }
+                for n, pid in pids.items()
+            }
+            for channel in channels.values():
+                channel.close()
+        finally:
+            for process, _, _ in started.values():
+                stop(process)
+    out[names[1]] |= cache_counts(log_path)
+    log_path.unlink(missing_ok=True)
+    return out
+
+
+def cache_counts(log_path: Path) -> dict[str, float]:
+    """The response cache's last hits, misses and bytes from a debug log."""
+    counts: dict[str, float] = {}
+    for raw in log_path.read_text(errors="replace").splitlines():
+        line = re.sub(r"\x1b\[[0-9;]*m", "", raw)  # the console log's colours
+        if "Response cache" in line:
+            fields = dict(part.split("=", 1) for part in line.split() if "=" in part)
+            counts |= {k: float(fields[k]) for k in ("hits", "misses", "bytes") if k in fields}
+    return counts
+
+
+def memory_at_budget(cache_mib: int, distinct: int) -> dict[str, float]:
+    """RSS with the response cache held at its budget, in two windows of misses and evictions.
+
+    `distinct` answers cycled through a cache that holds fewer of them: least
+    recently used first out, so every call is a miss that evicts an older answer.
+    """
+    import tempfile
+
+    payloads = [bench_request.request(i).SerializeToString() for i in range(distinct)]
+    with tempfile.NamedTemporaryFile(suffix=".log", delete=False) as handle:
+        log_path = Path(handle.name)
+    with log_path.open("wb") as log:
+        process, address, _ = start(f"function-asya (cache {cache_mib} MiB)", log)
         pid = server_pid(process)
         try:
             with grpc.insecure_channel(address) as channel:
                 call = channel.unary_unary(
                     "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
                 )
-                base = [bench_request.request(i) for i in range(actors)]
-                cpu_from = 0.0
-                for round_ in range(rounds):
-                    if round_ == 1:
-                        cpu_from = cpu_seconds(pid)
-                    if round_:
-                        for i in chooser.sample(range(actors), int(actors * changed)):
-                            variants[i] += 1
-                            base[i] = bench_request.request(i, variant=variants[i])
-                    for i, req in enumerate(base):
-                        req.meta.tag = f"{round_}-{i}"
-                        call(req.SerializeToString(), timeout=10)
-                cpu = (cpu_seconds(pid) - cpu_from) / (actors * (rounds - 1)) * 1000
-                rss = rss_mib(pid)
+                rss = []
+                for _ in range(3):  # fill, then two windows
+                    for payload in payloads:
+                        call(payload, timeout=10)
+                    rss.append(rss_mib(pid))
         finally:
             stop(process)
-    counts: dict[str, float] = {"cpu_per_reconcile_ms": cpu, "rss_mib": rss}
-    for raw in log_path.read_text(errors="replace").splitlines():
-        line = re.sub(r"\x1b\[[0-9;]*m", "", raw)  # the console log's colours
-        if "Response cache" in line:
-            fields = dict(part.split("=", 1) for part in line.split() if "=" in part)
-            counts |= {k: float(fields[k]) for k in ("hits", "misses", "bytes") if k in fields}
+    counts = cache_counts(log_path)
     log_path.unlink(missing_ok=True)
-    return counts
+    return {
+        "rss_filled_mib": rss[0],
+        "rss_window1_mib": rss[1],
+        "rss_window2_mib": rss[2],
+        "rss_growth_mib": rss[2] - rss[1],
+        **counts,
+    }
 
 
 def calls_per_reconcile() -> int:
@@ -316,71 +407,14 @@ def ratio_row(label: str, f: float, n: float, unit: str, target: str) -> tuple[s
     return (label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", f"{f / n:.2f}x", target)
 
 
-def extra_rows(extra: dict[str, Any]) -> list[tuple[str, ...]]:
-    """The cold path and fleet rows (SPEC §9 targets)."""
-    rows: list[tuple[str, ...]] = []
-    for kind, target in (("cold", "<= 2.5x"), ("cold_heavy", "<= 3.0x")):
-        f, n = extra[kind]["function-asya"], extra[kind]["no-op"]
-        label = "cold path p50 (1,000 distinct" + (", heavy)" if kind == "cold_heavy" else ")")
-        rows.append(ratio_row(label, f["p50_ms"], n["p50_ms"], "ms", target))
-        rows.append(
-            ratio_row(
-                label.replace("p50", "CPU/call"),
-                f["cpu_per_call_ms"],
-                n["cpu_per_call_ms"],
-                "ms",
-                "-",
-            )
-        )
-    f, n = extra["fleet"]["function-asya"], extra["fleet"]["no-op"]
-    rows.append(
-        ratio_row(
-            "fleet: server CPU per reconcile",
-            f["cpu_per_reconcile_ms"],
-            n["cpu_per_reconcile_ms"],
-            "ms",
-            "<= 1.5x",
-        )
-    )
-    calls = f.get("hits", 0) + f.get("misses", 0)
-    rows.append(
-        (
-            "fleet: cache hits / misses, cache memory",
-            f"{f.get('hits', 0):,.0f} / {f.get('misses', 0):,.0f}, "
-            f"{f.get('bytes', 0) / 1024 / 1024:.1f} MiB",
-            "-",
-            f"{f.get('hits', 0) / calls:.0%} hits" if calls else "-",
-            "-",
-        )
-    )
-    return rows
-
-
-def report(
-    function: Result,
-    noop: Result,
-    calls: int,
-    per_actor: dict[int, float],
-    payload: bytes,
-    args: argparse.Namespace,
-    extra: dict[str, Any],
-) -> str:
+def steady_rows(function: Result, noop: Result, calls: int, window: int) -> list[tuple[str, ...]]:
+    """The steady-state rows: one request repeated (cache hits)."""
     f, n = function.numbers, noop.numbers
-    rows = [
-        (
-            "steady state p50 (one request repeated)",
-            f"{f['p50_ms']:.3f} ms",
-            f"{n['p50_ms']:.3f} ms",
-            f"{f['p50_ms'] / n['p50_ms']:.2f}x",
-            "<= 1.3x",
+    return [
+        ratio_row(
+            "steady state p50 (one request repeated)", f["p50_ms"], n["p50_ms"], "ms", "<= 1.3x"
         ),
-        (
-            "steady state p99",
-            f"{f['p99_ms']:.3f} ms",
-            f"{n['p99_ms']:.3f} ms",
-            f"{f['p99_ms'] / n['p99_ms']:.2f}x",
-            "-",
-        ),
+        ratio_row("steady state p99", f["p99_ms"], n["p99_ms"], "ms", "-"),
         (
             "steady throughput, 8 in flight",
             f"{f['rps_8']:.0f} rps",
@@ -395,12 +429,8 @@ def report(
             f"{f['rps_32'] / n['rps_32']:.0%}",
             "-",
         ),
-        (
-            "steady server CPU per call",
-            f"{f['cpu_per_call_ms']:.3f} ms",
-            f"{n['cpu_per_call_ms']:.3f} ms",
-            f"{f['cpu_per_call_ms'] / n['cpu_per_call_ms']:.2f}x",
-            "<= 3x",
+        ratio_row(
+            "steady server CPU per call", f["cpu_per_call_ms"], n["cpu_per_call_ms"], "ms", "-"
         ),
         (
             "RSS after load",
@@ -410,7 +440,7 @@ def report(
             "<= +15 MiB",
         ),
         (
-            f"RSS growth, {args.window:,}-call windows",
+            f"RSS growth, {window:,}-call windows (one request)",
             f"{f['rss_growth_mib']:+.2f} MiB",
             f"{n['rss_growth_mib']:+.2f} MiB",
             "-",
@@ -421,27 +451,98 @@ def report(
             f"{f['cold_start_s'] * 1000:.0f} ms",
             f"{n['cold_start_s'] * 1000:.0f} ms",
             f"{f['cold_start_s'] / n['cold_start_s']:.2f}x",
-            "<= 1.5x",
+            "unchanged",
         ),
         ("calls per reconcile (3 flavors)", str(calls), "-", "-", "2"),
-        *extra_rows(extra),
     ]
-    sizes = sorted(per_actor)
-    spread = (max(per_actor.values()) / min(per_actor.values()) - 1) if per_actor else 0
+
+
+def cold_rows(extra: dict[str, Any], distinct: int) -> list[tuple[str, ...]]:
+    """The cold path rows: distinct requests, each sent once."""
+    rows: list[tuple[str, ...]] = []
+    for kind, target in (("cold", "<= 2.5x"), ("cold_heavy", "<= 3.0x")):
+        f, n = extra[kind]["function-asya"], extra[kind]["no-op"]
+        label = f"cold path p50 ({distinct:,} distinct" + (
+            ", heavy)" if kind == "cold_heavy" else ")"
+        )
+        rows.append(ratio_row(label, f["p50_ms"], n["p50_ms"], "ms", target))
+        rows.append(
+            ratio_row(
+                label.replace("p50", "CPU/call"),
+                f["cpu_per_call_ms"],
+                n["cpu_per_call_ms"],
+                "ms",
+                "-",
+            )
+        )
+    return rows
+
+
+def fleet_rows(extra: dict[str, Any], actors: int) -> list[tuple[str, ...]]:
+    """The fleet rows: CPU per reconcile, and the cache's hits and memory."""
+    f, n = extra["fleet"]["function-asya"], extra["fleet"]["no-op"]
+    calls = f.get("hits", 0) + f.get("misses", 0)
+    return [
+        ratio_row(
+            f"fleet ({actors:,} actors): server CPU per reconcile",
+            f["cpu_per_reconcile_ms"],
+            n["cpu_per_reconcile_ms"],
+            "ms",
+            "<= 1.5x",
+        ),
+        (
+            "fleet: cache hits / misses, cache memory",
+            f"{f.get('hits', 0):,.0f} / {f.get('misses', 0):,.0f}, "
+            f"{f.get('bytes', 0) / MIB:.1f} MiB",
+            "-",
+            f"{f.get('hits', 0) / calls:.0%} hits" if calls else "-",
+            "stated",
+        ),
+        (
+            "fleet: server RSS",
+            f"{f['rss_mib']:.1f} MiB",
+            f"{n['rss_mib']:.1f} MiB",
+            f"+{f['rss_mib'] - n['rss_mib']:.1f} MiB",
+            "-",
+        ),
+    ]
+
+
+def memory_rows(memory: dict[str, float], distinct: int) -> list[tuple[str, ...]]:
+    """The cache-at-budget rows: RSS across two windows of misses and evictions."""
+    return [
+        (
+            f"RSS growth, cache full ({MEMORY_CACHE_MIB} MiB, {distinct:,} distinct answers cycled)",
+            f"{memory['rss_growth_mib']:+.2f} MiB "
+            f"({memory['rss_window1_mib']:.1f} -> {memory['rss_window2_mib']:.1f} MiB; "
+            f"cache {memory.get('bytes', 0) / MIB:.1f} MiB)",
+            "-",
+            "-",
+            "< 2 MiB",
+        )
+    ]
+
+
+def report(rows: list[tuple[str, ...]], per_actor: dict[int, float], payload: bytes) -> str:
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
         f"servers {'pinned to CPU 0, client on CPU 1' if PIN else 'unpinned'}; request {len(payload):,} bytes.",
         "",
         "| Measure | function-asya | no-op | ratio | target |",
         "|---|---|---|---|---|",
-        *(f"| {a} | {b} | {c} | {d} | {e} |" for a, b, c, d, e in rows),
-        "",
-        "| Distinct actors | time per actor |",
-        "|---|---|",
-        *(f"| {size:,} | {per_actor[size]:.3f} ms |" for size in sizes),
-        "",
-        f"Per-actor cost spread across sizes: {spread:.0%} (target: flat within 20%).",
+        *(f"| {' | '.join(row)} |" for row in rows),
     ]
+    if per_actor:
+        sizes = sorted(per_actor)
+        spread = max(per_actor.values()) / min(per_actor.values()) - 1
+        lines += [
+            "",
+            "| Distinct actors | time per actor |",
+            "|---|---|",
+            *(f"| {size:,} | {per_actor[size]:.3f} ms |" for size in sizes),
+            "",
+            f"Per-actor cost spread across sizes: {spread:.0%} (target: flat within 20%).",
+        ]
     return "\n".join(lines)
 
 
@@ -456,40 +557,54 @@ def main() -> None:
     parser.add_argument("--distinct", type=int, default=1000, help="requests of the cold path")
     parser.add_argument("--fleet", type=int, default=10_000, help="actors of the fleet")
     parser.add_argument("--rounds", type=int, default=3, help="fleet rounds (the first fills)")
+    parser.add_argument(
+        "--memory-distinct",
+        type=int,
+        default=4000,
+        help=f"distinct answers cycled through the {MEMORY_CACHE_MIB} MiB cache",
+    )
+    parser.add_argument(
+        "--phases", default=",".join(PHASES), help=f"which to run, of {','.join(PHASES)}"
+    )
     args = parser.parse_args()
+    phases = set(args.phases.split(","))
+    if unknown := phases - set(PHASES):
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     if PIN:
         os.sched_setaffinity(0, {1})
     payload = bench_request.request(resolved=True).SerializeToString()
     began = time.perf_counter()
-    noop = measure("no-op", payload, args)
-    function = measure("function-asya", payload, args)
-    calls = calls_per_reconcile()
-    per_actor = scale([int(s) for s in args.sizes.split(",")])
-    extra: dict[str, Any] = {}
-    for kind, heavy in (("cold", False), ("cold_heavy", True)):
-        payloads = [
-            bench_request.request(i, heavy=heavy).SerializeToString() for i in range(args.distinct)
-        ]
-        extra[kind] = {name: cold(name, payloads) for name in ("no-op", "function-asya")}
-    extra["fleet"] = {
-        "no-op": fleet("no-op", args.fleet, args.rounds, 0.02),
-        "function-asya": fleet("function-asya (debug)", args.fleet, args.rounds, 0.02),
-    }
-    print(report(function, noop, calls, per_actor, payload, args, extra))
+    rows: list[tuple[str, ...]] = []
+    raw: dict[str, Any] = {}
+    per_actor: dict[int, float] = {}
+    if "steady" in phases:
+        noop = measure("no-op", payload, args)
+        function = measure("function-asya", payload, args)
+        calls = calls_per_reconcile()
+        rows += steady_rows(function, noop, calls, args.window)
+        raw |= {"function": function.numbers, "noop": noop.numbers, "calls_per_reconcile": calls}
+    if "cold" in phases:
+        for kind, heavy in (("cold", False), ("cold_heavy", True)):
+            payloads = [
+                bench_request.request(i, heavy=heavy).SerializeToString()
+                for i in range(args.distinct)
+            ]
+            raw[kind] = cold(("no-op", "function-asya"), payloads)
+        rows += cold_rows(raw, args.distinct)
+    if "fleet" in phases:
+        fleets = fleet(("no-op", "function-asya (debug)"), args.fleet, args.rounds, 0.02)
+        raw["fleet"] = {"no-op": fleets["no-op"], "function-asya": fleets["function-asya (debug)"]}
+        rows += fleet_rows(raw, args.fleet)
+    if "memory" in phases:
+        raw["memory"] = memory_at_budget(MEMORY_CACHE_MIB, args.memory_distinct)
+        rows += memory_rows(raw["memory"], args.memory_distinct)
+    if "scale" in phases:
+        per_actor = scale([int(s) for s in args.sizes.split(",")])
+        raw["per_actor_ms"] = per_actor
+    print(report(rows, per_actor, payload))
     print(f"\n(bench took {time.perf_counter() - began:.0f} s)")
     if args.json:
-        Path(args.json).write_text(
-            json.dumps(
-                {
-                    "function": function.numbers,
-                    "noop": noop.numbers,
-                    "calls_per_reconcile": calls,
-                    "per_actor_ms": per_actor,
-                    **extra,
-                },
-                indent=2,
-            )
-        )
+        Path(args.json).write_text(json.dumps(raw, indent=2))
 
 
 if __name__ == "__main__":
