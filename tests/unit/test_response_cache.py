@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -114,3 +115,19 @@ def test_the_key_leaves_the_request_as_it_was() -> None:
     req = flavored("keep")
     wire.question(req)
     assert req.meta.tag == "keep"
+
+
+def test_kept_answers_are_compressed_and_come_back_whole_from_any_thread() -> None:
+    compressor = cache.Compressor()
+    answer = fn.FunctionRunner().run_once(flavored("z")).SerializeToString() * 4
+    packed = compressor.compress(answer)
+    assert len(packed) < len(answer) / 2
+
+    def round_trips(seed: int) -> bool:
+        data = answer + bytes([seed]) * seed
+        return all(compressor.decompress(compressor.compress(data)) == data for _ in range(50))
+
+    # Each thread needs its own zstd contexts: shared ones would corrupt answers.
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert all(pool.map(round_trips, range(8)))
+    assert compressor.decompress(packed) == answer
