@@ -41,30 +41,71 @@ def value_of(value: struct_pb2.Value) -> Any:
 def fill(struct: struct_pb2.Struct, data: dict[str, Any]) -> None:
     """Write a dict of JSON-like data into a Struct (keys already there are replaced)."""
     fields = struct.fields
+    for key in data:
+        if key in fields:
+            del fields[key]
+    _fill_new(fields, data)
+
+
+# The writers below only ever write into values they have just created, so they
+# never clear anything first; an empty map or list is marked present explicitly,
+# since writing nothing into it would leave the value unset. Leaves are written
+# inline: a call per leaf would cost more than the write itself.
+
+
+def _fill_new(fields: Any, data: dict[str, Any]) -> None:
     for key, value in data.items():
-        _set(fields[key], value)
+        kind = type(value)
+        if kind is str:
+            fields[key].string_value = value
+        elif kind is dict:
+            if value:
+                _fill_new(fields[key].struct_value.fields, value)
+            else:
+                fields[key].struct_value.SetInParent()
+        elif kind is list:
+            if value:
+                _extend_new(fields[key].list_value.values, value)
+            else:
+                fields[key].list_value.SetInParent()
+        elif kind is bool:
+            fields[key].bool_value = value
+        elif kind is int or kind is float:
+            fields[key].number_value = value
+        elif value is None:
+            fields[key].null_value = struct_pb2.NULL_VALUE
+        else:
+            raise _unsupported(value)
 
 
-def _set(target: struct_pb2.Value, value: Any) -> None:
-    kind = type(value)
-    if kind is str:
-        target.string_value = value
-    elif kind is dict:
-        target.struct_value.Clear()
-        fill(target.struct_value, value)
-    elif kind is list:
-        target.list_value.Clear()
-        values = target.list_value.values
-        for item in value:
-            _set(values.add(), item)
-    elif kind is bool:
-        target.bool_value = value
-    elif kind is int or kind is float:
-        target.number_value = value
-    elif value is None:
-        target.null_value = struct_pb2.NULL_VALUE
-    else:
-        raise TypeError(f"cannot put a {kind.__name__} into a protobuf Struct")
+def _extend_new(values: Any, items: list[Any]) -> None:
+    add = values.add
+    for value in items:
+        kind = type(value)
+        if kind is str:
+            add().string_value = value
+        elif kind is dict:
+            if value:
+                _fill_new(add().struct_value.fields, value)
+            else:
+                add().struct_value.SetInParent()
+        elif kind is list:
+            if value:
+                _extend_new(add().list_value.values, value)
+            else:
+                add().list_value.SetInParent()
+        elif kind is bool:
+            add().bool_value = value
+        elif kind is int or kind is float:
+            add().number_value = value
+        elif value is None:
+            add().null_value = struct_pb2.NULL_VALUE
+        else:
+            raise _unsupported(value)
+
+
+def _unsupported(value: Any) -> TypeError:
+    return TypeError(f"cannot put a {type(value).__name__} into a protobuf Struct")
 
 
 class View(Mapping[str, Any]):

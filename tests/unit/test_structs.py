@@ -27,6 +27,7 @@ def test_integral_numbers_become_ints_and_others_stay_floats() -> None:
             "text": "ünïcode",
             "nested": [[1, [2, {"x": None}]]],
         },
+        {"empty": [{}, [], {"e": []}, [[]]], "map": {"e": {}}},
         {},
     ],
 )
@@ -36,15 +37,24 @@ def test_fill_writes_what_struct_update_writes_and_plain_reads_it_back(
     filled = struct_pb2.Struct()
     structs.fill(filled, body)
     assert filled == support.struct(body)
+    assert filled.SerializeToString(deterministic=True) == support.struct(body).SerializeToString(
+        deterministic=True
+    )
     assert structs.plain(filled) == body
 
 
 def test_fill_replaces_keys_already_present() -> None:
-    target = support.struct({"spec": {"old": 1, "list": [1, 2, 3]}, "kept": True})
-    structs.fill(target, {"spec": {"new": 2, "list": [9]}})
-    assert structs.plain(target) == {"spec": {"new": 2, "list": [9]}, "kept": True}
+    target = support.struct(
+        {"spec": {"old": 1, "list": [1, 2, 3]}, "kept": True, "was": {"a": 1}, "gone": [1]}
+    )
+    structs.fill(target, {"spec": {"new": 2, "list": [9]}, "was": "text", "gone": {}})
+    assert target == support.struct(
+        {"spec": {"new": 2, "list": [9]}, "kept": True, "was": "text", "gone": {}}
+    )
 
 
 def test_fill_refuses_what_json_cannot_hold() -> None:
     with pytest.raises(TypeError, match="cannot put a set"):
         structs.fill(struct_pb2.Struct(), {"bad": {1, 2}})
+    with pytest.raises(TypeError, match="cannot put a bytes"):
+        structs.fill(struct_pb2.Struct(), {"list": [[b"x"]]})
