@@ -13,10 +13,12 @@ from typing import Any
 import yaml
 
 from function import validate
+from function.cache import ContentCache
 from function.errors import FlavorError, WaitingForFlavorsError
 from function.flavors import (
     FLAVOR_LABEL,
     Flavor,
+    Merged,
     Resolution,
     from_environment_config,
     from_metadata,
@@ -135,12 +137,15 @@ def resolve_actor(
     wanted: Sequence[Requirement],
     fetched: Mapping[str, list[dict[str, Any]]],
     namespace: str | None,
+    merges: ContentCache[Merged] | None = None,
 ) -> Resolution:
     """Resolve an actor from what was fetched for it, then check its pod: the function's stages.
+
+    `merges` keeps what each combination of flavors resolves to on its own.
 
     Raises:
         FunctionError: for a flavor missing or ambiguous, a conflict, or an invalid value.
     """
-    resolution = resolve(xr, collect(wanted, fetched, namespace))
+    resolution = resolve(xr, collect(wanted, fetched, namespace), merges)
     validate.check(resolution.spec, settings, resolution.provenance)
     return resolution

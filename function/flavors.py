@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -9,7 +10,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from function import limits, merge, paths
-from function.errors import FlavorError, SpecError
+from function.cache import ContentCache
+from function.errors import FlavorError, MergeConflictError, SpecError
 from function.models import spec as spec_model
 from function.models.xr import CROSSPLANE_MACHINERY, Composite
 from function.provenance import ACTOR, Provenance
@@ -83,6 +85,56 @@ def _map(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+@dataclass(frozen=True)
+class Merged:
+    """What the flavors resolve to on their own, before the actor: shared by every actor using them.
+
+    Held in a cache, so nothing in it may be mutated.
+    """
+
+    # (name, data) per flavor in the actor's order, without the keys a flavor cannot set.
+    layers: tuple[tuple[str, dict[str, Any]], ...]
+    # A warning for each key a flavor set and cannot.
+    ignored: tuple[str, ...]
+    # The flavors merged, or None when two of them clash: the actor may settle that.
+    merged: dict[str, Any] | None
+
+
+def merge_alone(fetched: Sequence[Flavor], merges: ContentCache[Merged] | None = None) -> Merged:
+    """Merge the flavors on their own, once per content when a cache is given.
+
+    Merging without the actor gives what merging with it would whenever no two
+    flavors clash: the actor's spec only decides clashes. A clash leaves `merged`
+    None, for the caller to merge again with the actor.
+
+    Raises:
+        FlavorError: when a flavor nests too deeply (never cached).
+    """
+    if merges is None:
+        return _merge_alone(fetched)
+    try:
+        # marshal writes types and order faithfully (True and 1 differ), so equal
+        # bytes mean equal flavors; it is several times faster than JSON. Format 0
+        # writes content only: later formats mark shared and interned objects,
+        # which would give equal flavors different bytes.
+        content = marshal.dumps([(f.name, f.label, f.data) for f in fetched], 0)
+    except ValueError:  # a value marshal cannot write (YAML dates): not cached
+        return _merge_alone(fetched)
+    return merges.get(content, lambda: _merge_alone(fetched))
+
+
+def _merge_alone(fetched: Sequence[Flavor]) -> Merged:
+    ignored: list[str] = []
+    layers = tuple((f.name, _without_ignored(f, ignored)) for f in fetched)
+    labels = {f.name: f.label for f in fetched}
+    _check_layer_nesting(layers, labels)
+    try:
+        merged: dict[str, Any] | None = merge.merge_flavors(layers, labels=labels)
+    except MergeConflictError:
+        merged = None
+    return Merged(layers=layers, ignored=tuple(ignored), merged=merged)
+
+
 def _without_ignored(flavor: Flavor, warnings: list[str]) -> dict[str, Any]:
     ignored = sorted(key for key in flavor.data if key in IGNORED_IN_FLAVORS)
     warnings.extend(
@@ -100,8 +152,13 @@ def _with_state_proxy_defaults(data: dict[str, Any]) -> None:
         ]
 
 
-def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
+def resolve(
+    xr: Composite, fetched: Sequence[Flavor], merges: ContentCache[Merged] | None = None
+) -> Resolution:
     """Layer function defaults, the flavors (in the actor's order) and the actor's spec.
+
+    `merges` keeps what the flavors resolve to on their own, for every actor using
+    the same ones.
 
     Raises:
         MergeConflictError: when two flavors set the same leaf.
@@ -114,11 +171,15 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
         for f in fetched
         if f.deprecated
     ]
-    layers = [(f.name, _without_ignored(f, warnings)) for f in fetched]
     labels = {f.name: f.label for f in fetched}
     actor = {k: v for k, v in xr.spec.items() if k not in spec_model.INFRASTRUCTURE_FIELDS}
-    _check_nesting(actor, layers, labels)
-    merged = merge.merge_flavors(layers, settled=actor, labels=labels)
+    _check_actor_nesting(actor)
+    alone = merge_alone(fetched, merges)
+    warnings.extend(alone.ignored)
+    layers = alone.layers
+    merged = alone.merged
+    if merged is None:
+        merged = merge.merge_flavors(layers, settled=actor, labels=labels)
     data = merge.layered(spec_model.DEFAULTS, merged, actor)
     _with_state_proxy_defaults(data)
     identity: dict[str, Any] = {k: xr.spec[k] for k in ("actor", "flavors") if k in xr.spec}
@@ -142,19 +203,23 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     )
 
 
-def _check_nesting(
-    actor: dict[str, Any],
-    layers: Sequence[tuple[str, dict[str, Any]]],
-    labels: Mapping[str, str],
-) -> None:
-    """Refuse data nested so deeply that the objects built from it could not be decoded."""
-    too_deep = f"nests more than {limits.MAX_NESTING} levels deep"
+TOO_DEEP = f"nests more than {limits.MAX_NESTING} levels deep"
+
+
+def _check_actor_nesting(actor: dict[str, Any]) -> None:
+    """Refuse an actor spec nested so deeply that the objects built from it could not be decoded."""
     path = limits.too_deep(actor)
     if path is not None:
-        raise SpecError(f"invalid actor spec: {paths.dotted(path)}: {too_deep}")
+        raise SpecError(f"invalid actor spec: {paths.dotted(path)}: {TOO_DEEP}")
+
+
+def _check_layer_nesting(
+    layers: Sequence[tuple[str, dict[str, Any]]], labels: Mapping[str, str]
+) -> None:
+    """Refuse flavor data nested as deeply (checked after the actor's)."""
     for name, layer in layers:
         path = limits.too_deep(layer)
         if path is not None:
             raise FlavorError(
-                f"invalid flavor data: {paths.dotted(path)}: {too_deep} (from flavor {labels[name]})"
+                f"invalid flavor data: {paths.dotted(path)}: {TOO_DEEP} (from flavor {labels[name]})"
             )

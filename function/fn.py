@@ -157,7 +157,9 @@ def pipeline(
     fetched = parse.required(req, [r.key for r in wanted], caches)
     if fetched is None:
         return Pending(settings)
-    resolution = flavor_sources.resolve_actor(xr, settings, wanted, fetched, namespace)
+    resolution = flavor_sources.resolve_actor(
+        xr, settings, wanted, fetched, namespace, caches.merges
+    )
     plan = Plan(
         xr=xr, spec=resolution.spec, settings=settings, observed=parse.observed_resources(req)
     )

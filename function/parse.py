@@ -11,6 +11,7 @@ from google.protobuf import struct_pb2
 
 from function.cache import ContentCache
 from function.errors import InputError
+from function.flavors import Merged
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.xr import Composite
@@ -22,11 +23,12 @@ COMPOSITE_METADATA = ("name", "namespace", "labels")
 
 INPUT_CACHE_SIZE = 64
 FLAVOR_CACHE_SIZE = 1024
+MERGED_CACHE_SIZE = 256
 
 
 @dataclass(frozen=True)
 class Caches:
-    """What is converted once and reused: Inputs and flavors, each keyed on its own bytes.
+    """What is converted once and reused: Inputs, flavors and their merges, each keyed on content.
 
     Owned by the runner (one per served function); thread-safe.
     """
@@ -39,6 +41,8 @@ class Caches:
     flavors: ContentCache[dict[str, Any]] = field(
         default_factory=lambda: ContentCache(FLAVOR_CACHE_SIZE)
     )
+    # Most actors list one of a few combinations of flavors.
+    merges: ContentCache[Merged] = field(default_factory=lambda: ContentCache(MERGED_CACHE_SIZE))
 
 
 def settings(req: fnv1.RunFunctionRequest, caches: Caches) -> fn_input.Input:

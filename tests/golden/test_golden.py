@@ -52,14 +52,16 @@ def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> N
             )
     assert shared.caches.flavors.hits > 0
     assert shared.caches.inputs.hits > 0
+    assert shared.caches.merges.hits > 0
 
     monkeypatch.setattr(parse, "FLAVOR_CACHE_SIZE", 0)
     monkeypatch.setattr(parse, "INPUT_CACHE_SIZE", 0)
+    monkeypatch.setattr(parse, "MERGED_CACHE_SIZE", 0)
     # And no response cache in the server render starts.
     monkeypatch.setattr(cache, "BytesCache", lambda _size: real_bytes_cache(0))
     uncached = parse.Caches()
-    assert (uncached.flavors.size, uncached.inputs.size) == (0, 0)
+    assert (uncached.flavors.size, uncached.inputs.size, uncached.merges.size) == (0, 0, 0)
     monkeypatch.setattr(shared, "caches", uncached)
     for case in CASES:
         assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), case.name
-    assert len(uncached.flavors) == 0
+    assert len(uncached.flavors) == len(uncached.merges) == 0
