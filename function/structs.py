@@ -18,24 +18,69 @@ def plain(struct: struct_pb2.Struct) -> dict[str, Any]:
     protobuf Structs store every number as a double; Kubernetes fields such as
     `replicas` must come out as integers, so `3.0` becomes `3` here, once.
     """
-    return {key: value_of(item) for key, item in struct.fields.items()}
+    return _plain_fields(struct.fields)
 
 
 def value_of(value: struct_pb2.Value) -> Any:
     """Convert one Struct Value to plain data."""
     kind = value.WhichOneof("kind")
+    if kind == "string_value":
+        return value.string_value
     if kind == "struct_value":
-        return {key: value_of(v) for key, v in value.struct_value.fields.items()}
+        return _plain_fields(value.struct_value.fields)
     if kind == "list_value":
-        return [value_of(v) for v in value.list_value.values]
+        return _plain_list(value.list_value.values)
     if kind == "number_value":
         number = value.number_value
         return int(number) if number.is_integer() else number
-    if kind == "string_value":
-        return value.string_value
     if kind == "bool_value":
         return value.bool_value
     return None
+
+
+# As in value_of, with each leaf read inline: a call per leaf would cost more
+# than reading it.
+
+
+def _plain_fields(fields: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, item in fields.items():
+        kind = item.WhichOneof("kind")
+        if kind == "string_value":
+            out[key] = item.string_value
+        elif kind == "struct_value":
+            out[key] = _plain_fields(item.struct_value.fields)
+        elif kind == "list_value":
+            out[key] = _plain_list(item.list_value.values)
+        elif kind == "number_value":
+            number = item.number_value
+            out[key] = int(number) if number.is_integer() else number
+        elif kind == "bool_value":
+            out[key] = item.bool_value
+        else:
+            out[key] = None
+    return out
+
+
+def _plain_list(values: Any) -> list[Any]:
+    out: list[Any] = []
+    append = out.append
+    for item in values:
+        kind = item.WhichOneof("kind")
+        if kind == "string_value":
+            append(item.string_value)
+        elif kind == "struct_value":
+            append(_plain_fields(item.struct_value.fields))
+        elif kind == "list_value":
+            append(_plain_list(item.list_value.values))
+        elif kind == "number_value":
+            number = item.number_value
+            append(int(number) if number.is_integer() else number)
+        elif kind == "bool_value":
+            append(item.bool_value)
+        else:
+            append(None)
+    return out
 
 
 def fill(struct: struct_pb2.Struct, data: dict[str, Any]) -> None:
@@ -133,6 +178,15 @@ class View(Mapping[str, Any]):
             raise KeyError(key)
         return _view(self._fields[key])
 
+    def get(self, key: str, default: Any = None) -> Any:
+        """Convert and return one field, or `default` (without Mapping's KeyError round trip)."""
+        fields = self._fields
+        return _view(fields[key]) if key in fields else default
+
+    def __contains__(self, key: object) -> bool:
+        """Tell whether the field is set."""
+        return key in self._fields
+
     def __iter__(self) -> Iterator[str]:
         """Iterate over the field names."""
         return iter(self._fields)
@@ -144,6 +198,8 @@ class View(Mapping[str, Any]):
 
 def _view(value: struct_pb2.Value) -> Any:
     kind = value.WhichOneof("kind")
+    if kind == "string_value":
+        return value.string_value
     if kind == "struct_value":
         return View(value.struct_value)
     if kind == "list_value":

@@ -58,3 +58,23 @@ def test_fill_refuses_what_json_cannot_hold() -> None:
         structs.fill(struct_pb2.Struct(), {"bad": {1, 2}})
     with pytest.raises(TypeError, match="cannot put a bytes"):
         structs.fill(struct_pb2.Struct(), {"list": [[b"x"]]})
+
+
+def test_a_view_reads_fields_as_plain_data_and_never_adds_one() -> None:
+    struct = support.struct(
+        {"status": {"conditions": [{"type": "Ready", "status": "True"}], "replicas": 2.0}}
+    )
+    view = structs.View(struct)
+    status = view["status"]
+    assert isinstance(status, structs.View)
+    assert status.get("replicas") == 2
+    assert type(status.get("replicas")) is int
+    assert status["conditions"][0].get("type") == "Ready"
+    assert "missing" not in view
+    assert view.get("missing") is None
+    assert view.get("missing", "default") == "default"
+    with pytest.raises(KeyError):
+        view["missing"]
+    # Indexing a protobuf map adds the key: the view must never do that.
+    assert set(struct.fields) == {"status"}
+    assert dict(status) == {"conditions": status["conditions"], "replicas": 2}
