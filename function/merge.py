@@ -2,7 +2,9 @@
 
 Between flavors (`merge_flavors`) lists append, maps merge key by key, and the same
 leaf set by two flavors is a conflict. Over flavors (`overlay`) the higher layer
-wins leaf by leaf and never conflicts. Inputs are never mutated or aliased.
+wins leaf by leaf and never conflicts. Inputs are never mutated. `merge_flavors`
+returns data of its own; `overlay` and `layered` share with their inputs every map
+and list they leave unchanged, so what they return must not be mutated either.
 """
 
 from __future__ import annotations
@@ -195,7 +197,8 @@ def overlay(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
     lists are joined without duplicates (top first where the rule says so).
 
     Returns:
-        A new dict; the inputs are left untouched.
+        A new dict sharing what it leaves unchanged with the inputs (never mutate
+        it); the inputs are left untouched.
     """
     return layered(base, top)
 
@@ -203,27 +206,28 @@ def overlay(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
 def layered(base: dict[str, Any], *tops: dict[str, Any]) -> dict[str, Any]:
     """Lay each of `tops` over the result so far, in order; the same rules as `overlay`.
 
-    Each input is copied once, however many layers there are.
+    Only the maps and lists two layers both set are built anew; everything else is
+    shared with the layer it came from, so nothing is copied that is not changed.
     """
-    result: dict[str, Any] = clone(base)
+    result = base
     for top in tops:
-        result = _overlay_map((), result, clone(top))
-    return result
+        result = _overlay_map((), result, top)
+    return result if tops else dict(base)
 
 
 def _overlay_map(
     path: tuple[str, ...], base: dict[str, Any], top: dict[str, Any]
 ) -> dict[str, Any]:
+    out = dict(base)
     for key, value in top.items():
-        here = (*path, key)
-        below = base.get(key)
+        below = out.get(key)
         if isinstance(below, dict) and isinstance(value, dict):
-            base[key] = _overlay_map(here, below, value)
+            out[key] = _overlay_map((*path, key), below, value)
         elif isinstance(below, list) and isinstance(value, list):
-            base[key] = _overlay_list(here, below, value)
+            out[key] = _overlay_list((*path, key), below, value)
         else:
-            base[key] = value
-    return base
+            out[key] = value
+    return out
 
 
 def _overlay_list(path: tuple[str, ...], base: list[Any], top: list[Any]) -> list[Any]:

@@ -6,12 +6,16 @@ commit the diff with a message that says why it changed.
 
 from __future__ import annotations
 
+import copy
 import difflib
+from typing import Any
 
 import pytest
 import yaml
 
 from function import cache, fn, parse
+from function.flavors import Merged
+from function.models import spec as spec_model
 from tests.golden.cases import CASES, Case
 from tests.support import ROOT
 
@@ -65,3 +69,35 @@ def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> N
     for case in CASES:
         assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), case.name
     assert len(uncached.flavors) == len(uncached.merges) == 0
+
+
+def test_nothing_shared_between_calls_is_ever_mutated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Defaults and cached values are shared by every actor: rendering must leave them as they were.
+
+    Resolving shares the maps and lists it does not change with the layers they came
+    from; one stage mutating such a map would change every later actor's answer.
+    Each cached value is copied the moment it is computed, and compared at the end.
+    """
+    computed: list[tuple[object, object]] = []
+    real_get = cache.ContentCache.get
+
+    def recording_get(self: cache.ContentCache[Any], content: bytes, compute: Any) -> Any:
+        def recorded() -> Any:
+            value = compute()
+            computed.append((value, copy.deepcopy(value)))
+            return value
+
+        return real_get(self, content, recorded)
+
+    monkeypatch.setattr(cache.ContentCache, "get", recording_get)
+    shared = fn.FunctionRunner()
+    monkeypatch.setattr(fn, "FunctionRunner", lambda: shared)
+    defaults = copy.deepcopy((spec_model.DEFAULTS, spec_model.STATE_PROXY_DEFAULTS))
+    for _ in range(2):
+        for case in CASES:
+            case.render()
+    assert shared.caches.merges.hits > 0
+    assert any(isinstance(value, Merged) for value, _ in computed)
+    assert defaults == (spec_model.DEFAULTS, spec_model.STATE_PROXY_DEFAULTS)
+    for value, when_computed in computed:
+        assert value == when_computed
