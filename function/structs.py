@@ -44,7 +44,9 @@ def value_of(value: struct_pb2.Value) -> Any:
 
 def _plain_fields(fields: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key, item in fields.items():
+    # Not fields.items(): protobuf maps take that from Mapping, a Python generator.
+    for key in fields:
+        item = fields[key]
         kind = item.WhichOneof("kind")
         if kind == "string_value":
             out[key] = item.string_value
