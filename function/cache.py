@@ -137,8 +137,10 @@ class Compressor:
         return contexts
 
     def compress(self, data: bytes) -> bytes:
-        """Compress some bytes."""
-        return self._contexts()[0].compress(data)
+        """Compress some bytes, into an object of their own size."""
+        # zstandard leaves its output in a buffer sized for the worst case (larger
+        # than the input); a copy frees it, or each kept answer would hold ~4x its size.
+        return bytes(memoryview(self._contexts()[0].compress(data)))
 
     def decompress(self, data: bytes) -> bytes:
         """The bytes `compress` was given."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -131,3 +132,19 @@ def test_kept_answers_are_compressed_and_come_back_whole_from_any_thread() -> No
     with ThreadPoolExecutor(max_workers=4) as pool:
         assert all(pool.map(round_trips, range(8)))
     assert compressor.decompress(packed) == answer
+
+
+def test_a_kept_answer_takes_the_memory_the_cache_counts_for_it() -> None:
+    # zstandard returns its output in a buffer sized for the worst case (larger than
+    # the input); kept as is, a fleet's answers would take 4x the cache's budget.
+    compressor = cache.Compressor()
+    answer = fn.FunctionRunner().run_once(flavored("size")).SerializeToString() * 8
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = [compressor.compress(answer + bytes([n])) for n in range(20)]
+        used = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert sum(map(len, kept)) < len(answer) * 20 / 4
+    assert used < 2 * sum(map(len, kept))
