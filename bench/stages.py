@@ -1,0 +1,105 @@
+"""Where a distinct call's time goes, stage by stage, in process (BENCHMARKS.md's per-stage table).
+
+Runs the serving path (decode, then `wire.Answers.answer` with the response cache on)
+for distinct benchmark requests, each once, timing each stage's function with the
+thread's CPU clock; prints the median per stage in microseconds. Stages nest: the
+Struct writes happen inside `respond`, which is shown without them.
+
+    python -m bench.stages [--heavy] [--calls N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from crossplane.function import logging
+
+from bench import request as bench_request
+from function import cache, flavor_sources, fn, parse, render, status, structs, wire
+
+# (module, function, label), in the order a call runs them.
+STAGES: tuple[tuple[Any, str, str], ...] = (
+    (wire, "question", "request digest (the cache's key)"),
+    (parse, "composite", "observed XR -> dict"),
+    (parse, "settings", "Input (cached per content)"),
+    (parse, "required", "flavors -> dict (cached per content)"),
+    (flavor_sources, "resolve_actor", "resolve: merge, layer, validate"),
+    (render, "render_all", "render 5 resources"),
+    (status, "derive", "status"),
+    (fn, "respond", "respond, without the Struct writes"),
+    (structs, "fill", "write Structs (desired XR + 5 resources)"),
+    (wire, "untagged", "serialise the response"),
+    (cache.Compressor, "compress", "compress the kept answer"),
+)
+
+
+def _timed(spent: dict[str, float], label: str, original: Callable[..., Any]) -> Any:
+    running = False
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        nonlocal running
+        if running:  # a nested call is part of the outer one
+            return original(*args, **kwargs)
+        running = True
+        began = time.thread_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[label] = spent.get(label, 0.0) + time.thread_time() - began
+            running = False
+
+    return timed
+
+
+def measure(calls: int, *, heavy: bool) -> dict[str, float]:
+    """Median microseconds per stage over `calls` distinct requests (after 50 warm-up ones)."""
+    spent: dict[str, float] = {}
+    for owner, name, label in STAGES:
+        setattr(owner, name, _timed(spent, label, getattr(owner, name)))
+    payloads = [
+        bench_request.request(i, heavy=heavy).SerializeToString() for i in range(calls + 50)
+    ]
+    answers = wire.Answers(fn.FunctionRunner(), 4 * wire.MIB, cache.BytesCache(64 * wire.MIB))
+    samples: dict[str, list[float]] = {}
+    for index, payload in enumerate(payloads):
+        spent.clear()
+        began = time.thread_time()
+        request = wire.decode(payload)
+        spent["decode the request"] = time.thread_time() - began
+        if isinstance(request, wire.Undecodable):
+            raise SystemExit(f"benchmark request {index} does not decode: {request.error}")
+        answers.answer(request)
+        spent["total"] = time.thread_time() - began
+        if index >= 50:
+            for label, seconds in spent.items():
+                samples.setdefault(label, []).append(seconds)
+    medians = {label: statistics.median(values) * 1e6 for label, values in samples.items()}
+    medians["respond, without the Struct writes"] -= medians[
+        "write Structs (desired XR + 5 resources)"
+    ]
+    return medians
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--heavy", action="store_true", help="the heavy request")
+    parser.add_argument("--calls", type=int, default=500)
+    args = parser.parse_args()
+    # As served: JSON log lines ("Flavors applied" for each new actor).
+    logging.configure(level=logging.Level.INFO)
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        medians = measure(args.calls, heavy=args.heavy)
+    order = ["decode the request", *(label for _, _, label in STAGES), "total"]
+    print("| Stage | median |\n|---|---|")
+    for label in order:
+        print(f"| {label} | {medians.get(label, 0.0):.0f} us |")
+
+
+if __name__ == "__main__":
+    main()
