@@ -164,26 +164,35 @@ class View(Mapping[str, Any]):
     """A read-only dict view of a Struct that converts only the fields it is asked for.
 
     Observed composed resources are large (a wrapped Deployment carries its manifest
-    twice) and status needs a handful of their fields.
+    twice) and status needs a handful of their fields, several of them more than
+    once: each field is converted once and kept (a view lives for one call).
     """
 
-    __slots__ = ("_fields",)
+    __slots__ = ("_fields", "_read")
 
     def __init__(self, struct: struct_pb2.Struct) -> None:
         """Wrap a Struct without converting anything yet."""
         self._fields = struct.fields
+        self._read: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
         """Convert and return one field."""
-        # `in` first: indexing a protobuf map inserts missing keys.
-        if key not in self._fields:
+        found = self.get(key, _MISSING)
+        if found is _MISSING:
             raise KeyError(key)
-        return _view(self._fields[key])
+        return found
 
     def get(self, key: str, default: Any = None) -> Any:
         """Convert and return one field, or `default` (without Mapping's KeyError round trip)."""
+        read = self._read
+        if key in read:
+            return read[key]
         fields = self._fields
-        return _view(fields[key]) if key in fields else default
+        # `in` first: indexing a protobuf map adds the key.
+        if key not in fields:
+            return default
+        value = read[key] = _view(fields[key])
+        return value
 
     def __contains__(self, key: object) -> bool:
         """Tell whether the field is set."""
@@ -196,6 +205,9 @@ class View(Mapping[str, Any]):
     def __len__(self) -> int:
         """Count the fields."""
         return len(self._fields)
+
+
+_MISSING = object()
 
 
 def _view(value: struct_pb2.Value) -> Any:
