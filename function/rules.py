@@ -7,6 +7,7 @@ rule names a list) and the README's copy of it is checked against this one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +57,13 @@ def _matches(pattern: Pattern, path: Sequence[str]) -> bool:
 
 def list_rule(path: Sequence[str]) -> ListRule:
     """Return the rule for the list at a path (plain keys, list items as "*")."""
+    return _rule_at(tuple(path))
+
+
+# Every merge asks for the same few paths; map keys in them (policy names) are the
+# user's, so the memo is bounded.
+@functools.lru_cache(maxsize=1024)
+def _rule_at(path: tuple[str, ...]) -> ListRule:
     for pattern, rule in LIST_RULES.items():
         if _matches(pattern, path):
             return rule
