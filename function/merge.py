@@ -221,7 +221,9 @@ def _overlay_map(
     out = dict(base)
     for key, value in top.items():
         below = out.get(key)
-        if isinstance(below, dict) and isinstance(value, dict):
+        if below is None:  # most keys are set by one layer only
+            out[key] = value
+        elif isinstance(below, dict) and isinstance(value, dict):
             out[key] = _overlay_map((*path, key), below, value)
         elif isinstance(below, list) and isinstance(value, list):
             out[key] = _overlay_list((*path, key), below, value)
