@@ -60,8 +60,17 @@ def _timed(spent: dict[str, float], label: str, original: Callable[..., Any]) ->
 def measure(calls: int, *, heavy: bool) -> dict[str, float]:
     """Median microseconds per stage over `calls` distinct requests (after 50 warm-up ones)."""
     spent: dict[str, float] = {}
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in STAGES]
     for owner, name, label in STAGES:
         setattr(owner, name, _timed(spent, label, getattr(owner, name)))
+    try:
+        return _measure(spent, calls, heavy=heavy)
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
+
+
+def _measure(spent: dict[str, float], calls: int, *, heavy: bool) -> dict[str, float]:
     payloads = [
         bench_request.request(i, heavy=heavy).SerializeToString() for i in range(calls + 50)
     ]
