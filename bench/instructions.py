@@ -12,6 +12,7 @@ put first on the path) with this checkout's requests.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -72,7 +73,7 @@ def main() -> None:
     parser.add_argument("--run", type=int, help=argparse.SUPPRESS)  # the measured program
     args = parser.parse_args()
     if args.run is not None:
-        with open("/dev/null", "w") as sink:  # the "Flavors applied" lines
+        with open(os.devnull, "w") as sink:  # the "Flavors applied" lines
             sys.stdout = sink
             serve_calls(args.run, heavy=args.heavy, root=args.root)
         return
