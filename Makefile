@@ -57,6 +57,6 @@ clean:
 soak: $(DEV_STAMP)
 	$(BIN)/pytest soak -p no:cacheprovider -s $(PYTEST_ARGS)
 
-## Benchmark function-asya against a no-op function (about 15 minutes; see BENCHMARKS.md).
+## Benchmark function-asya against a no-op function (about 7 minutes; BENCH_ARGS="--phases cold" runs one part; see BENCHMARKS.md).
 bench: $(STAMP)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
