@@ -30,6 +30,18 @@ BIN = Path(sys.executable).parent
 FUNCTION_ASYA = str(BIN / "function-asya")
 
 
+def render_cli(*args: str, cwd: Path | str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `function-asya render` with these arguments, as a user would; never raises on exit codes."""
+    return subprocess.run(
+        [FUNCTION_ASYA, "render", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=cwd,
+    )
+
+
 def free_port() -> int:
     """Return a loopback port that was free a moment ago."""
     with socket.socket() as sock:

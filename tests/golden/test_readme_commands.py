@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 
 import pytest
 
@@ -39,18 +38,10 @@ def test_the_readmes_crossplane_render_command_renders() -> None:
     # The real CLI dials the Development function `make serve` starts; so does this.
     [command] = commands("crossplane render")
     with support.serving("--insecure") as served:
-        result = subprocess.run(
-            [
-                support.FUNCTION_ASYA,
-                "render",
-                *command[2:],
-                "-a",
-                f"render.crossplane.io/runtime-development-target={served.address}",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
+        result = support.render_cli(
+            *command[2:],
+            "-a",
+            f"render.crossplane.io/runtime-development-target={served.address}",
             cwd=support.ROOT,
         )
     assert result.returncode == 0, result.stderr
@@ -60,13 +51,9 @@ def test_the_readmes_crossplane_render_command_renders() -> None:
 def test_every_render_flag_the_readme_lists_is_a_flag() -> None:
     [synopsis] = commands(".venv/bin/function-asya render")
     flags = {f for word in synopsis for f in re.findall(r"--[a-z-]+|-[a-z]\b", word)}
-    help_text = subprocess.run(
-        [support.FUNCTION_ASYA, "render", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
+    help_run = support.render_cli("--help")
+    assert help_run.returncode == 0, help_run.stderr
+    help_text = help_run.stdout
     assert len(flags) > 15
     assert sorted(f for f in flags if f not in help_text) == []
 

@@ -9,7 +9,6 @@ commit the diff with a message that says why it changed.
 from __future__ import annotations
 
 import difflib
-import subprocess
 from dataclasses import dataclass
 
 import pytest
@@ -52,14 +51,7 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_render_prints_the_golden_bytes(case: GoldenRender, request: pytest.FixtureRequest) -> None:
-    result = subprocess.run(
-        [support.FUNCTION_ASYA, "render", *case.args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=support.ROOT,
-    )
+    result = support.render_cli(*case.args, cwd=support.ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     path = WANT / f"{case.name}.yaml"

@@ -112,19 +112,11 @@ def render(
 ) -> subprocess.CompletedProcess[str]:
     """Render through the scripted function; `step` is YAML added to every pipeline step."""
     pipeline = composition(*behaviours).replace("      input:", f"{step}      input:")
-    return subprocess.run(
-        [
-            support.FUNCTION_ASYA,
-            "render",
-            write(tmp_path, "xr.yaml", xr),
-            write(tmp_path, "composition.yaml", pipeline),
-            write(tmp_path, "functions.yaml", functions(target)),
-            *args,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    return support.render_cli(
+        write(tmp_path, "xr.yaml", xr),
+        write(tmp_path, "composition.yaml", pipeline),
+        write(tmp_path, "functions.yaml", functions(target)),
+        *args,
     )
 
 
@@ -377,13 +369,7 @@ def test_bad_input_files_exit_one_naming_the_file(
         "functions": write(tmp_path, "functions.yaml", functions("127.0.0.1:1")),
     }
     paths[which] = write(tmp_path, f"bad-{which}.yaml", content)
-    result = subprocess.run(
-        [support.FUNCTION_ASYA, "render", paths["xr"], paths["composition"], paths["functions"]],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = support.render_cli(paths["xr"], paths["composition"], paths["functions"])
     assert result.returncode == 1
     assert message in result.stderr
     assert f"bad-{which}.yaml" in result.stderr or which == "composition"
@@ -402,14 +388,7 @@ def test_a_usage_error_prints_help_on_stdout_and_exits_80(
     tmp_path: Path, args: tuple[str, ...], error: str
 ) -> None:
     # kong with UsageOnError (render-fidelity §1 row 9): help on stdout, error on stderr.
-    result = subprocess.run(
-        [support.FUNCTION_ASYA, "render", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=tmp_path,
-    )
+    result = support.render_cli(*args, cwd=tmp_path)
     assert result.returncode == 80
     assert result.stdout.startswith("Usage: function-asya render [OPTIONS] XR COMPOSITION")
     assert result.stdout.endswith("\n\n")
@@ -418,13 +397,7 @@ def test_a_usage_error_prints_help_on_stdout_and_exits_80(
 
 
 def test_help_is_printed_on_stdout() -> None:
-    result = subprocess.run(
-        [support.FUNCTION_ASYA, "render", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = support.render_cli("--help")
     assert result.returncode == 0
     assert result.stdout.startswith("Usage: function-asya render")
     assert "--crossplane-version VERSION" in result.stdout
@@ -581,20 +554,12 @@ def test_function_asya_with_the_development_runtime_is_dialled_not_served(
             "    render.crossplane.io/runtime-development-target: 127.0.0.1:1",
         ),
     )
-    result = subprocess.run(
-        [
-            support.FUNCTION_ASYA,
-            "render",
-            str(support.ROOT / "examples" / "image-enhancer" / "xr.yaml"),
-            str(support.ROOT / "examples" / "composition.yaml"),
-            path,
-            "--timeout",
-            "2s",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    result = support.render_cli(
+        str(support.ROOT / "examples" / "image-enhancer" / "xr.yaml"),
+        str(support.ROOT / "examples" / "composition.yaml"),
+        path,
+        "--timeout",
+        "2s",
     )
     assert result.returncode == 1
     assert result.stdout == ""
