@@ -16,11 +16,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# The install builds the C codec in place: editing it (or the build) installs again.
+BUILD_INPUTS := pyproject.toml setup.py function/_structwire.c
+
+$(STAMP): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(DEV_STAMP): pyproject.toml | $(BIN)/python
+$(DEV_STAMP): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(STAMP)
 
@@ -51,7 +54,7 @@ serve: $(STAMP)
 	$(BIN)/function-asya serve --insecure --debug --address 127.0.0.1:9443
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache function/*.so
 
 ## Load and faults on loopback: 32 clients for SOAK_SECONDS (60), SIGTERM, cancels, restarts.
 soak: $(DEV_STAMP)

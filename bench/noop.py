@@ -8,15 +8,15 @@ import asyncio
 from crossplane.function import response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import server
+from function import reply, server
 
 
 class NoopRunner:
     """Copies tag, desired state and context into the response, as every function starts."""
 
-    def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+    def reply(self, req: fnv1.RunFunctionRequest) -> reply.Reply:
         """Return the desired state unchanged (called by the server off its event loop)."""
-        return response.to(req)
+        return reply.Reply(response.to(req))
 
 
 def main() -> None:

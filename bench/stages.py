@@ -33,7 +33,7 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
     (render, "render_all", "render 5 resources"),
     (status, "derive", "status"),
     (fn, "respond", "respond, without the Struct writes"),
-    (structs, "fill", "write Structs (desired XR + 5 resources)"),
+    (structs, "encode", "write Structs (desired XR + 5 resources)"),
     (wire, "untagged", "serialise the response"),
     (cache.Compressor, "compress", "compress the kept answer"),
 )

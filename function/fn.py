@@ -18,6 +18,7 @@ from function import (
     merge,
     parse,
     render,
+    reply,
     requirements,
     status,
     structs,
@@ -90,6 +91,10 @@ class FunctionRunner:
         self.applied = AppliedFlavors()
 
     def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+        """Run the function once and return the response as one message (tests and tools read it)."""
+        return self.reply(req).message()
+
+    def reply(self, req: fnv1.RunFunctionRequest) -> reply.Reply:
         """Run the function once; never raises, never returns a gRPC error."""
         # Known as soon as the XR is read, so every error path keeps asking for
         # the flavors (a response without them would make Crossplane drop them).
@@ -101,9 +106,9 @@ class FunctionRunner:
             if namespace := flavor_namespace(req, xr, settings):
                 wanted = requirements.for_flavors(xr.flavors, namespace)
             outcome = pipeline(req, xr, settings, wanted, namespace, self.caches)
-            rsp = respond(req, wanted, outcome)
+            answer = respond(req, wanted, outcome)
         except errors.FunctionError as exc:
-            return fatal(req, exc, wanted)
+            return reply.Reply(fatal(req, exc, wanted))
         except Exception as exc:  # noqa: BLE001  # The boundary: nothing may escape.
             # Not log.exception: its tracebacks carry the message and every frame's
             # locals, which hold the user's env values and secret names.
@@ -112,12 +117,12 @@ class FunctionRunner:
                 error=type(exc).__qualname__,
                 at=where(exc),
             )
-            return fatal(req, None, wanted)
+            return reply.Reply(fatal(req, None, wanted))
         if isinstance(outcome, Composed) and outcome.resolution.applied:
             applied = outcome.resolution.applied
             if self.applied.changed(f"{xr.namespace}/{xr.name}", applied):
                 self.log.info("Flavors applied", actor=xr.name, flavors=list(applied))
-        return rsp
+        return answer
 
 
 def where(exc: BaseException) -> list[str]:
@@ -171,33 +176,39 @@ def respond(
     req: fnv1.RunFunctionRequest,
     wanted: list[requirements.Requirement],
     outcome: Pending | Composed,
-) -> fnv1.RunFunctionResponse:
+) -> reply.Reply:
     """Write the response for what the stages produced.
 
     Called only once every stage has succeeded, so an error can never leave a
-    half-written desired state behind.
+    half-written desired state behind. The desired state and the context this
+    function writes go as bytes after the message (`reply` says why and how);
+    every key they carry replaces the same key an earlier step wrote.
     """
     rsp = response.to(req, ttl=outcome.settings.ttl_delta())
     _require(rsp, wanted)
     if isinstance(outcome, Pending):
-        return rsp
+        return reply.Reply(rsp)
     resolution, report = outcome.resolution, outcome.report
     composite = rsp.desired.composite.resource
     earlier = structs.value_of(composite.fields["status"]) if "status" in composite.fields else {}
     merged_status = merge.overlay(earlier if isinstance(earlier, dict) else {}, report.status)
     # The resolved spec goes to the desired XR and the context so that functions
     # later in the pipeline read what this one rendered (SPEC §5.5). Crossplane
-    # never persists a desired XR spec: this is a hand-off, not a write.
-    structs.fill(composite, {"spec": as_data(resolution.spec), "status": merged_status})
-    for name, body in outcome.rendered.items():
-        structs.fill(rsp.desired.resources[name].resource, body)
-        rsp.desired.resources[name].ready = (
-            fnv1.READY_TRUE if report.ready[name] else fnv1.READY_FALSE
-        )
-    # The same spec again for later steps: copy the Struct rather than convert twice.
-    rsp.context.fields[RESOLVED_SPEC_CONTEXT_KEY].struct_value.CopyFrom(
-        composite.fields["spec"].struct_value
+    # never persists a desired XR spec: this is a hand-off, not a write. Its bytes
+    # are written once, for both.
+    spec = structs.encode(as_data(resolution.spec))
+    desired = reply.desired(
+        rsp,
+        reply.struct_entry("spec", spec) + structs.encode({"status": merged_status}),
+        {
+            name: (
+                structs.encode(body),
+                fnv1.READY_TRUE if report.ready[name] else fnv1.READY_FALSE,
+            )
+            for name, body in outcome.rendered.items()
+        },
     )
+    context = reply.context(reply.struct_entry(RESOLVED_SPEC_CONTEXT_KEY, spec))
     for warning in resolution.warnings:
         rsp.results.append(
             fnv1.Result(
@@ -215,7 +226,7 @@ def respond(
         f"Applied {len(resolution.applied)} flavor{'' if len(resolution.applied) == 1 else 's'}"
         + (f": {applied}" if applied else ""),
     )
-    return rsp
+    return reply.Reply(rsp, desired + context)
 
 
 def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requirement]) -> None:

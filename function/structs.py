@@ -1,15 +1,30 @@
 """protobuf Struct ⇄ plain data, both ways, as cheaply as Python allows.
 
-These conversions are the floor of a call's cost, so they avoid the generic
-protobuf helpers' per-value type dispatch.
+These conversions are the floor of a call's cost. Where the C codec
+(`_structwire.c`) is built, a Struct is converted through its wire bytes, which
+protobuf writes and reads in C; otherwise through protobuf's Python API, value by
+value, avoiding its generic helpers' per-value type dispatch. Both give the same
+data and the same messages (tests hold them to it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from types import ModuleType
 from typing import Any
 
 from google.protobuf import struct_pb2
+
+_codec: ModuleType | None
+try:
+    from function import _structwire as _codec
+except ImportError:  # built without a C compiler (setup.py)
+    _codec = None
+
+
+def accelerated() -> bool:
+    """Tell whether the C codec was built and is in use."""
+    return _codec is not None
 
 
 def plain(struct: struct_pb2.Struct) -> dict[str, Any]:
@@ -18,11 +33,38 @@ def plain(struct: struct_pb2.Struct) -> dict[str, Any]:
     protobuf Structs store every number as a double; Kubernetes fields such as
     `replicas` must come out as integers, so `3.0` becomes `3` here, once.
     """
+    if _codec is not None:
+        data: dict[str, Any] = _codec.decode(struct.SerializeToString())
+        return data
     return _plain_fields(struct.fields)
+
+
+def encode(data: dict[str, Any]) -> bytes:
+    """A dict as a Struct's wire bytes: what writing it into an empty Struct would serialise.
+
+    Exact JSON types only (a str subclass or a tuple is refused); ints are written
+    as the doubles a Struct holds; an empty map or list is written as present.
+
+    Raises:
+        TypeError: for a value a Struct cannot hold.
+    """
+    if _codec is not None:
+        written: bytes = _codec.encode(data)
+        return written
+    struct = struct_pb2.Struct()
+    _fill_new(struct.fields, data)
+    serialised: bytes = struct.SerializeToString()
+    return serialised
 
 
 def value_of(value: struct_pb2.Value) -> Any:
     """Convert one Struct Value to plain data."""
+    if _codec is not None:
+        return _codec.decode_value(value.SerializeToString())
+    return _value_read(value)
+
+
+def _value_read(value: struct_pb2.Value) -> Any:
     kind = value.WhichOneof("kind")
     if kind == "string_value":
         return value.string_value
@@ -83,15 +125,6 @@ def _plain_list(values: Any) -> list[Any]:
         else:
             append(None)
     return out
-
-
-def fill(struct: struct_pb2.Struct, data: dict[str, Any]) -> None:
-    """Write a dict of JSON-like data into a Struct (keys already there are replaced)."""
-    fields = struct.fields
-    for key in data:
-        if key in fields:
-            del fields[key]
-    _fill_new(fields, data)
 
 
 # The writers below only ever write into values they have just created, so they
@@ -218,4 +251,4 @@ def _view(value: struct_pb2.Value) -> Any:
         return View(value.struct_value)
     if kind == "list_value":
         return [_view(v) for v in value.list_value.values]
-    return value_of(value)
+    return _value_read(value)

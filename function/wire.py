@@ -17,7 +17,7 @@ from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import descriptor_pb2, descriptor_pool, message, message_factory
 
-from function import cache, errors, fn
+from function import cache, errors, fn, reply
 
 PROTOBUF_DEPTH_LIMIT = 100
 MIB = 1024 * 1024
@@ -29,7 +29,7 @@ CACHE_LOG_EVERY = 1000
 class Runner(Protocol):
     """A function that answers one request synchronously and never raises."""
 
-    def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+    def reply(self, req: fnv1.RunFunctionRequest) -> reply.Reply:
         """Answer one request."""
 
 
@@ -99,14 +99,14 @@ def _meta_of(data: bytes) -> fnv1.RequestMeta:
     return meta
 
 
-def untagged(response: fnv1.RunFunctionResponse, max_bytes: int) -> bytes:
+def untagged(answer: reply.Reply, max_bytes: int) -> bytes:
     """Serialise a response without its tag; one past the size limit becomes a Fatal result.
 
     The tag is spliced back in by `tagged`, so the bytes can answer any request of
     the same content.
     """
-    response.meta.tag = ""
-    data: bytes = response.SerializeToString()
+    answer.head.meta.tag = ""
+    data = answer.serialise()
     if len(data) + TAG_ROOM <= max_bytes:
         return data
     # Checked here, where the bytes exist anyway, so it costs a call nothing.
@@ -115,8 +115,8 @@ def untagged(response: fnv1.RunFunctionResponse, max_bytes: int) -> bytes:
         f"more than the {max_bytes / MIB:g} MiB gRPC message limit "
         "(--max-send-message-size); the actor's spec and flavors are too large"
     )
-    answer: bytes = fn.fatal(fnv1.RunFunctionRequest(), too_large).SerializeToString()
-    return answer
+    refusal: bytes = fn.fatal(fnv1.RunFunctionRequest(), too_large).SerializeToString()
+    return refusal
 
 
 def tagged(tag: str, body: bytes) -> bytes:
@@ -161,11 +161,11 @@ class Answers:
         """The serialised response for one request."""
         tag = request.meta.tag
         if not self.responses.enabled:
-            return tagged(tag, untagged(self.function.run_once(request), self.max_response_bytes))
+            return tagged(tag, untagged(self.function.reply(request), self.max_response_bytes))
         key = question(request)
         kept = self.responses.get(key)
         if kept is None:
-            body = untagged(self.function.run_once(request), self.max_response_bytes)
+            body = untagged(self.function.reply(request), self.max_response_bytes)
             # Compressed (about 3.6x for an actor's answer, ~50 us) so that a fleet's
             # answers fit the budget: Crossplane polls every actor in turn, and an
             # LRU smaller than the fleet would never hit.

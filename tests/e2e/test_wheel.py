@@ -12,6 +12,7 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
+from function import structs
 from tests import support
 
 pytestmark = pytest.mark.slow
@@ -42,6 +43,18 @@ def test_the_wheel_installs_in_a_fresh_venv_and_answers_a_call(tmp_path: Path) -
         check=True,
         timeout=600,
     )
+    if structs.accelerated():
+        # Built here with the C codec, the wheel carries it (the Dockerfile checks the same).
+        subprocess.run(
+            [
+                str(venv / "bin" / "python"),
+                "-c",
+                "from function import structs; assert structs.accelerated()",
+            ],
+            check=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
     installed = venv / "bin" / "function-asya"
     shown = subprocess.run(
         [str(installed), "serve", "--help"], capture_output=True, text=True, check=True, timeout=60

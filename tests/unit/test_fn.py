@@ -108,6 +108,38 @@ def test_status_merges_into_what_earlier_steps_set_and_readiness_is_set() -> Non
     assert {r.ready for r in rsp.desired.resources.values()} == {fnv1.READY_FALSE}
 
 
+def test_what_this_step_writes_replaces_the_same_keys_of_earlier_steps_and_keeps_the_rest() -> None:
+    req = with_input({})
+    req.desired.composite.resource.update(
+        {"spec": {"stale": True}, "status": {"kept": 1}, "fromEarlierStep": "kept"}
+    )
+    earlier = req.desired.resources["deployment"]
+    earlier.resource.update({"kind": "Stale", "extra": {"kept": True}})
+    earlier.connection_details["password"] = b"kept"
+    earlier.ready = fnv1.READY_TRUE
+    req.desired.resources["other-step"].resource.update({"kind": "Other"})
+    req.context.update({fn.RESOLVED_SPEC_CONTEXT_KEY: {"stale": True}, "other": "kept"})
+
+    rsp = run(req)
+
+    assert support.fatal_messages(rsp) == []
+    composite = structs.plain(rsp.desired.composite.resource)
+    assert composite["fromEarlierStep"] == "kept"
+    assert "stale" not in composite["spec"]
+    assert composite["spec"]["image"] == support.MINIMAL_XR["spec"]["image"]
+    assert composite["status"]["kept"] == 1
+    deployment = rsp.desired.resources["deployment"]
+    body = structs.plain(deployment.resource)
+    assert body["kind"] == "Object"  # the Deployment, wrapped for provider-kubernetes
+    assert body["extra"] == {"kept": True}
+    assert dict(deployment.connection_details) == {"password": b"kept"}
+    assert deployment.ready == fnv1.READY_FALSE
+    assert structs.plain(rsp.desired.resources["other-step"].resource) == {"kind": "Other"}
+    context = structs.plain(rsp.context)
+    assert context["other"] == "kept"
+    assert context[fn.RESOLVED_SPEC_CONTEXT_KEY] == composite["spec"]
+
+
 def test_a_render_error_returns_no_partial_desired_state() -> None:
     xr = support.MINIMAL_XR | {
         "metadata": {"name": "x", "labels": {"crossplane.io/claim-namespace": "n" * 30}},
