@@ -8,6 +8,8 @@ that. Here both become Fatal results that say what is wrong.
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -158,20 +160,38 @@ class Answers:
         self.log = logging.get_logger()
 
     def answer(self, request: fnv1.RunFunctionRequest) -> bytes:
-        """The serialised response for one request."""
+        """The serialised response for one request, kept for the next of the same content."""
+        data, keep = self.respond(request)
+        if keep is not None:
+            keep()
+        return data
+
+    def respond(self, request: fnv1.RunFunctionRequest) -> tuple[bytes, Callable[[], None] | None]:
+        """The serialised response for one request, and the job that keeps it when it is new.
+
+        The job is the server's to run once the response is on its way: compressing
+        an answer is most of what keeping it costs, and the caller need not wait.
+        """
         tag = request.meta.tag
         if not self.responses.enabled:
-            return tagged(tag, untagged(self.function.reply(request), self.max_response_bytes))
+            body = untagged(self.function.reply(request), self.max_response_bytes)
+            return tagged(tag, body), None
         key = question(request)
         kept = self.responses.get(key)
-        if kept is None:
-            body = untagged(self.function.reply(request), self.max_response_bytes)
-            # Compressed (about 3.6x for an actor's answer, ~50 us) so that a fleet's
-            # answers fit the budget: Crossplane polls every actor in turn, and an
-            # LRU smaller than the fleet would never hit.
-            self.responses.put(key, self.compressor.compress(body))
-        else:
-            body = self.compressor.decompress(kept)
+        if kept is not None:
+            self._count()
+            return tagged(tag, self.compressor.decompress(kept)), None
+        body = untagged(self.function.reply(request), self.max_response_bytes)
+        return tagged(tag, body), functools.partial(self._keep, key, body)
+
+    def _keep(self, key: bytes, body: bytes) -> None:
+        # Compressed (about 3.6x for an actor's answer, ~50 us) so that a fleet's
+        # answers fit the budget: Crossplane polls every actor in turn, and an
+        # LRU smaller than the fleet would never hit.
+        self.responses.put(key, self.compressor.compress(body))
+        self._count()
+
+    def _count(self) -> None:
         calls = self.responses.hits + self.responses.misses
         if calls % CACHE_LOG_EVERY == 0:
             self.log.debug(
@@ -181,13 +201,21 @@ class Answers:
                 bytes=self.responses.bytes,
                 answers=len(self.responses),
             )
-        return tagged(tag, body)
+
+
+def _report_failure(job: asyncio.Future[None]) -> None:
+    if not job.cancelled() and (failure := job.exception()) is not None:
+        logging.get_logger().error(
+            "Could not keep an answer", error=type(failure).__qualname__, at=fn.where(failure)
+        )
 
 
 def run_function_handler(answers: Answers, workers: int) -> Any:
     """A RunFunction handler that answers with a Fatal result where gRPC would fail the call.
 
-    Calls run on `workers` threads off the event loop (server.Options says why).
+    Calls run on `workers` threads off the event loop (server.Options says why). A
+    new answer is kept by a job queued behind its call, so the response is on its
+    way while it is compressed; the next call waits for the job, never for less.
     """
     worker = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run-function")
 
@@ -199,7 +227,11 @@ def run_function_handler(answers: Answers, workers: int) -> Any:
             data: bytes = rsp.SerializeToString()
             return data
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(worker, answers.answer, request)
+        data, keep = await loop.run_in_executor(worker, answers.respond, request)
+        if keep is not None:
+            # Not awaited: the job only fills the cache (and never raises on its own).
+            loop.run_in_executor(worker, keep).add_done_callback(_report_failure)
+        return data
 
     return grpc.unary_unary_rpc_method_handler(
         run,

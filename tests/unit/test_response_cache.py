@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -53,6 +54,22 @@ def test_the_same_content_with_another_tag_is_a_hit_that_carries_the_new_tag() -
     assert (served.responses.hits, served.responses.misses) == (1, 1)
     assert (first.meta.tag, second.meta.tag) == ("first", "second")
     assert second.meta.ttl.seconds == 60
+    second.meta.tag = "first"
+    assert second == first
+
+
+def test_the_server_keeps_a_new_answer_once_it_is_handed_over() -> None:
+    served = answers()
+    handler = wire.run_function_handler(served, workers=1)
+
+    async def call_twice() -> list[bytes]:
+        return [await handler.unary_unary(flavored(tag), None) for tag in ("first", "second")]
+
+    first, second = (fnv1.RunFunctionResponse.FromString(b) for b in asyncio.run(call_twice()))
+    # Kept by a job queued behind the first call, before the second call ran.
+    assert (served.responses.hits, served.responses.misses) == (1, 1)
+    assert len(served.responses) == 1
+    assert second.meta.tag == "second"
     second.meta.tag = "first"
     assert second == first
 
