@@ -55,8 +55,13 @@ _ENTRY_KEY = _varint(1 << 3 | _LENGTH_DELIMITED)
 _ENTRY_VALUE = _varint(2 << 3 | _LENGTH_DELIMITED)
 
 
+# Most lengths here fit one byte.
+_ONE_BYTE = [bytes((size,)) for size in range(0x80)]
+
+
 def _delimited(tag: bytes, payload: bytes) -> bytes:
-    return tag + _varint(len(payload)) + payload
+    size = len(payload)
+    return tag + (_ONE_BYTE[size] if size < 0x80 else _varint(size)) + payload
 
 
 def _entry(key: str, value: bytes) -> bytes:
