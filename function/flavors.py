@@ -41,9 +41,16 @@ class Flavor:
 
 @dataclass(frozen=True)
 class Resolution:
-    """The resolved spec (validated and typed), where its values came from, the flavors applied."""
+    """The resolved spec (validated and typed), where its values came from, the flavors applied.
+
+    `data` is the same spec as plain data, exactly what was validated: strict models
+    that refuse unknown and differently spelled keys hold it unchanged, so it equals
+    `as_data(spec)` without the cost of dumping the model. It may share maps with
+    the cached flavors: read it, never write into it.
+    """
 
     spec: spec_model.Spec
+    data: dict[str, Any]
     provenance: Provenance
     applied: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
@@ -197,6 +204,7 @@ def resolve(
         raise provenance.invalid(exc) from None
     return Resolution(
         spec=model,
+        data=data,
         provenance=provenance,
         applied=tuple(f.name for f in fetched),
         warnings=tuple(warnings),

@@ -25,7 +25,6 @@ from function import (
 )
 from function.models.input import Input
 from function.models.plan import Plan
-from function.models.spec import as_data
 from function.models.xr import Composite
 
 INTERNAL_ERROR = (
@@ -196,7 +195,7 @@ def respond(
     # later in the pipeline read what this one rendered (SPEC §5.5). Crossplane
     # never persists a desired XR spec: this is a hand-off, not a write. Its bytes
     # are written once, for both.
-    spec = structs.encode(as_data(resolution.spec))
+    spec = structs.encode(resolution.data)
     desired = reply.desired(
         rsp,
         reply.struct_entry("spec", spec) + structs.encode({"status": merged_status}),

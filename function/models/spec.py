@@ -22,12 +22,13 @@ class _Spec(BaseModel):
 
     Strict: a string or a boolean where an integer belongs (`replicas: "3"`,
     `maxReplicaCount: true`) is refused, never coerced, so what is rendered and
-    what is handed on to later steps are the same typed values.
+    what is handed on to later steps are the same typed values. Keys are read by
+    their XRD (camelCase) names only: the merge rules are keyed on those, and a
+    `volume_mounts` would escape them; it is an unknown field like any other.
+    Together these keep a validated spec's data exactly as it was given.
     """
 
-    model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True, strict=True
-    )
+    model_config = ConfigDict(alias_generator=to_camel, extra="forbid", frozen=True, strict=True)
 
 
 class EnvVar(_Spec):

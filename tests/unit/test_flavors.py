@@ -252,6 +252,32 @@ def test_an_unknown_field_in_a_flavor_is_named() -> None:
         resolve({}, flavor("typo", {"scalling": {"enabled": False}}))
 
 
+@pytest.mark.parametrize(
+    ("data", "path"),
+    [
+        ({"volume_mounts": [{"name": "x", "mountPath": "/x"}]}, "volume_mounts"),
+        ({"node_selector": {"pool": "gpu"}}, "node_selector"),
+        ({"scaling": {"polling_interval": 5}}, "scaling.polling_interval"),
+    ],
+)
+def test_a_field_spelled_otherwise_than_in_the_xrd_is_unknown(
+    data: dict[str, Any], path: str
+) -> None:
+    # The merge rules are keyed on the XRD's camelCase names: a snake_case key
+    # would escape them (two flavors' volume_mounts would not merge by mountPath).
+    with pytest.raises(FlavorError, match=rf'{path}: unknown field \(from flavor "snake"\)'):
+        resolve({}, flavor("snake", data))
+
+
+def test_the_resolved_data_is_what_the_validated_spec_holds() -> None:
+    layers = [
+        flavor("compute", {"resources": {"limits": {"cpu": "1"}}, "env": [{"name": "A"}]}),
+        flavor("scale", {"scaling": {"maxReplicaCount": 4}, "sidecars": [{"name": "s", "x": 1}]}),
+    ]
+    resolution = resolve({"env": [{"name": "B", "value": "b"}]}, *layers)
+    assert resolution.data == as_data(resolution.spec)
+
+
 def test_reserved_container_names_are_rejected() -> None:
     with pytest.raises(FlavorError, match=r"sidecars\[asya-proxy\].name: .*reserved"):
         resolve({}, flavor("x-side", {"sidecars": [{"name": "asya-proxy", "image": "p:1"}]}))

@@ -9,7 +9,8 @@ from google.protobuf import json_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from function import fn
+from function import fn, structs
+from function.models.spec import Spec, as_data
 from function.observed import is_wrapped
 from tests import podrules, schemas, support
 
@@ -108,6 +109,10 @@ def test_every_rendered_deployment_passes_the_pod_rules(
     body = deployment(rsp)
     assert podrules.violations(body["spec"]["template"]["spec"]) == []
     assert schemas.errors(body) == []
+    # The spec handed on is the data that was validated, not a dump of the model:
+    # the two must be one and the same.
+    handed = structs.plain(rsp.context)[fn.RESOLVED_SPEC_CONTEXT_KEY]
+    assert as_data(Spec.model_validate(handed)) == handed
 
 
 def test_the_oracle_catches_what_the_api_server_refuses() -> None:
