@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -203,7 +203,7 @@ class Answers:
             )
 
 
-def _report_failure(job: asyncio.Future[None]) -> None:
+def _report_failure(job: Future[None]) -> None:
     if not job.cancelled() and (failure := job.exception()) is not None:
         logging.get_logger().error(
             "Could not keep an answer", error=type(failure).__qualname__, at=fn.where(failure)
@@ -229,8 +229,9 @@ def run_function_handler(answers: Answers, workers: int) -> Any:
         loop = asyncio.get_running_loop()
         data, keep = await loop.run_in_executor(worker, answers.respond, request)
         if keep is not None:
-            # Not awaited: the job only fills the cache (and never raises on its own).
-            loop.run_in_executor(worker, keep).add_done_callback(_report_failure)
+            # Straight to the worker, not through the loop: nothing waits for the job
+            # (it only fills the cache), so its end need not wake the loop.
+            worker.submit(keep).add_done_callback(_report_failure)
         return data
 
     return grpc.unary_unary_rpc_method_handler(
