@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from function import cache, fn, parse
+from function import cache, fn, parse, structs
 from function.flavors import Merged
 from function.models import spec as spec_model
 from tests.golden.cases import CASES, Case
@@ -41,6 +41,15 @@ def test_render_matches_the_golden_file(case: Case, request: pytest.FixtureReque
             difflib.unified_diff(want.splitlines(True), got.splitlines(True), "want", "got")
         )
         pytest.fail(f"{case.name} differs from its golden file (-want, +got):\n{diff}")
+
+
+def test_protobufs_own_api_renders_every_golden_file_as_the_c_codec_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where no C compiler built the codec, structs uses protobuf's API: same answers."""
+    monkeypatch.setattr(structs, "_codec", None)
+    for case in CASES:
+        assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), case.name
 
 
 def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
