@@ -199,7 +199,9 @@ class View(Mapping[str, Any]):
 
     Observed composed resources are large (a wrapped Deployment carries its manifest
     twice) and status needs a handful of their fields, several of them more than
-    once: each field is converted once and kept (a view lives for one call).
+    once: each field is converted once and kept (a view lives for one call). A map
+    read is another View; a list read is converted whole (with the C codec, into
+    plain dicts and lists), since the lists status reads are short.
     """
 
     __slots__ = ("_fields", "_read")
@@ -251,5 +253,9 @@ def _view(value: struct_pb2.Value) -> Any:
     if kind == "struct_value":
         return View(value.struct_value)
     if kind == "list_value":
+        # The lists read from observed objects are short (conditions, triggers):
+        # decoded whole, they cost less than a View per item.
+        if _codec is not None:
+            return _codec.decode_value(value.SerializeToString())
         return [_view(v) for v in value.list_value.values]
     return _value_read(value)
