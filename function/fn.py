@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
+import functools
 import threading
 import traceback
 from dataclasses import dataclass
@@ -91,10 +93,17 @@ class FunctionRunner:
 
     def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
         """Run the function once and return the response as one message (tests and tools read it)."""
-        return self.reply(req).message()
+        answer = self.reply(req)
+        for job in answer.after:
+            job()
+        return answer.message()
 
     def reply(self, req: fnv1.RunFunctionRequest) -> reply.Reply:
-        """Run the function once; never raises, never returns a gRPC error."""
+        """Run the function once; never raises, never returns a gRPC error.
+
+        The log line of an actor whose flavors changed is left in `after`, for the
+        server to write once the response is on its way.
+        """
         # Known as soon as the XR is read, so every error path keeps asking for
         # the flavors (a response without them would make Crossplane drop them).
         wanted: list[requirements.Requirement] = []
@@ -120,7 +129,10 @@ class FunctionRunner:
         if isinstance(outcome, Composed) and outcome.resolution.applied:
             applied = outcome.resolution.applied
             if self.applied.changed(f"{xr.namespace}/{xr.name}", applied):
-                self.log.info("Flavors applied", actor=xr.name, flavors=list(applied))
+                note = functools.partial(
+                    self.log.info, "Flavors applied", actor=xr.name, flavors=list(applied)
+                )
+                return dataclasses.replace(answer, after=(note,))
         return answer
 
 

@@ -161,28 +161,31 @@ class Answers:
 
     def answer(self, request: fnv1.RunFunctionRequest) -> bytes:
         """The serialised response for one request, kept for the next of the same content."""
-        data, keep = self.respond(request)
-        if keep is not None:
-            keep()
+        data, later = self.respond(request)
+        if later is not None:
+            later()
         return data
 
     def respond(self, request: fnv1.RunFunctionRequest) -> tuple[bytes, Callable[[], None] | None]:
-        """The serialised response for one request, and the job that keeps it when it is new.
+        """The serialised response for one request, and the job to run once it is sent.
 
-        The job is the server's to run once the response is on its way: compressing
-        an answer is most of what keeping it costs, and the caller need not wait.
+        The job is the server's to run once the response is on its way: keeping a
+        new answer (compressing it is most of that cost) and the function's own
+        `after` work (a log line); the caller need not wait for either.
         """
         tag = request.meta.tag
-        if not self.responses.enabled:
-            body = untagged(self.function.reply(request), self.max_response_bytes)
-            return tagged(tag, body), None
-        key = question(request)
-        kept = self.responses.get(key)
-        if kept is not None:
-            self._count()
-            return tagged(tag, self.compressor.decompress(kept)), None
-        body = untagged(self.function.reply(request), self.max_response_bytes)
-        return tagged(tag, body), functools.partial(self._keep, key, body)
+        key = question(request) if self.responses.enabled else None
+        if key is not None:
+            kept = self.responses.get(key)
+            if kept is not None:
+                self._count()
+                return tagged(tag, self.compressor.decompress(kept)), None
+        answer = self.function.reply(request)
+        body = untagged(answer, self.max_response_bytes)
+        later = list(answer.after)
+        if key is not None:
+            later.append(functools.partial(self._keep, key, body))
+        return tagged(tag, body), functools.partial(_run_all, later) if later else None
 
     def _keep(self, key: bytes, body: bytes) -> None:
         # Compressed (about 3.6x for an actor's answer, ~50 us) so that a fleet's
@@ -203,6 +206,11 @@ class Answers:
             )
 
 
+def _run_all(jobs: list[Callable[[], object]]) -> None:
+    for job in jobs:
+        job()
+
+
 def _report_failure(job: Future[None]) -> None:
     if not job.cancelled() and (failure := job.exception()) is not None:
         logging.get_logger().error(
@@ -214,8 +222,8 @@ def run_function_handler(answers: Answers, workers: int) -> Any:
     """A RunFunction handler that answers with a Fatal result where gRPC would fail the call.
 
     Calls run on `workers` threads off the event loop (server.Options says why). A
-    new answer is kept by a job queued behind its call, so the response is on its
-    way while it is compressed; the next call waits for the job, never for less.
+    new answer is kept (and its log line written) by a job queued behind its call,
+    so the response is on its way meanwhile; the next call waits for the job.
     """
     worker = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run-function")
 
@@ -227,11 +235,11 @@ def run_function_handler(answers: Answers, workers: int) -> Any:
             data: bytes = rsp.SerializeToString()
             return data
         loop = asyncio.get_running_loop()
-        data, keep = await loop.run_in_executor(worker, answers.respond, request)
-        if keep is not None:
+        data, later = await loop.run_in_executor(worker, answers.respond, request)
+        if later is not None:
             # Straight to the worker, not through the loop: nothing waits for the job
-            # (it only fills the cache), so its end need not wake the loop.
-            worker.submit(keep).add_done_callback(_report_failure)
+            # (it fills the cache and logs), so its end need not wake the loop.
+            worker.submit(later).add_done_callback(_report_failure)
         return data
 
     return grpc.unary_unary_rpc_method_handler(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import fn, structs
@@ -233,3 +234,19 @@ def test_flavors_applied_is_logged_when_an_actors_flavors_change() -> None:
         applied.changed(f"ns/{index}", ("x",))
     # Forgotten once the oldest of SIZE: logged again, never more than that remembered.
     assert applied.changed("ns/a", ("gpu", "spot"))
+
+
+def test_the_flavors_log_line_waits_until_the_answer_is_sent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    logging.configure(level=logging.Level.INFO)
+    xr = support.MINIMAL_XR | {"spec": support.MINIMAL_XR["spec"] | {"flavors": ["shape"]}}
+    req = support.request(xr, input=support.struct({}))
+    req.required_resources["flavor-shape"].items.add().resource.update(
+        {"metadata": {"name": "shape"}, "data": {"replicas": 2}}
+    )
+    answer = fn.FunctionRunner().reply(req)
+    assert "Flavors applied" not in capsys.readouterr().out
+    [note] = answer.after
+    note()
+    assert "Flavors applied" in capsys.readouterr().out
