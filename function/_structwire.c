@@ -276,10 +276,38 @@ static int read_nested(Reader *in, Reader *nested) {
     return 0;
 }
 
+/* An unknown field, skipped: protobuf keeps unknown fields and writes them back, so
+ * they may be in any bytes it serialised. A group (wire type 3) runs to the end
+ * tag (wire type 4) of its own field number, other fields and groups inside it. */
 static int skip_field(Reader *in, uint64_t tag) {
     uint64_t ignored;
     Reader nested;
     switch (tag & 7) {
+    case 3: {
+        if (Py_EnterRecursiveCall(" while skipping a protobuf group")) {
+            return -1;
+        }
+        int failed = 0;
+        for (;;) {
+            uint64_t inner;
+            if (read_varint(in, &inner) < 0) {
+                failed = -1;
+                break;
+            }
+            if ((inner & 7) == 4) {
+                if ((inner >> 3) != (tag >> 3)) {
+                    failed = malformed("a group ends with another field's end");
+                }
+                break;
+            }
+            if (skip_field(in, inner) < 0) {
+                failed = -1;
+                break;
+            }
+        }
+        Py_LeaveRecursiveCall();
+        return failed;
+    }
     case 0:
         return read_varint(in, &ignored);
     case 1:

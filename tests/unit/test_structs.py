@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from google.protobuf import message, struct_pb2
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from function import structs
@@ -172,6 +172,7 @@ def test_the_c_codec_writes_the_bytes_protobuf_writes(body: dict[str, Any]) -> N
 
 @settings(max_examples=500, deadline=None)
 @given(st.binary(max_size=200))
+@example(b"kl")  # an empty group of an unknown field: protobuf keeps and writes it back
 def test_the_c_decoder_reads_any_bytes_or_refuses_them(data: bytes) -> None:
     if not structs.accelerated():
         pytest.skip(NOT_BUILT)
@@ -191,6 +192,27 @@ def test_the_c_decoder_reads_any_bytes_or_refuses_them(data: bytes) -> None:
         assert structs._codec.decode(parsed.SerializeToString()) == structs.plain(parsed)
 
 
+@pytest.mark.parametrize(
+    "unknown",
+    [
+        b"\x98\x06\x07",  # field 99, varint
+        b"\x99\x06" + bytes(8),  # fixed64
+        b"\x9a\x06\x02hi",  # length-delimited
+        b"\x9d\x06" + bytes(4),  # fixed32
+        b"kl",  # an empty group
+        b"k\x08\x01\x73\x74l",  # a group holding a field and a group
+    ],
+)
+def test_the_c_decoder_skips_unknown_fields_protobuf_keeps(unknown: bytes) -> None:
+    if not structs.accelerated():
+        pytest.skip(NOT_BUILT)
+    assert structs._codec is not None
+    parsed = _parsed(structs.encode({"a": 1}) + unknown)
+    # protobuf writes unknown fields back when it serialises: the decoder must skip them.
+    assert parsed.SerializeToString().endswith(unknown)
+    assert structs._codec.decode(parsed.SerializeToString()) == {"a": 1} == structs.plain(parsed)
+
+
 def test_the_c_decoder_names_what_is_malformed() -> None:
     if not structs.accelerated():
         pytest.skip(NOT_BUILT)
@@ -201,6 +223,8 @@ def test_the_c_decoder_names_what_is_malformed() -> None:
             structs._codec.decode(whole[:cut])
     with pytest.raises(ValueError, match="unknown wire type"):
         structs._codec.decode(b"\x0f")
+    with pytest.raises(ValueError, match="a group ends with another field's end"):
+        structs._codec.decode(b"kt")
     with pytest.raises(ValueError, match="longer than ten bytes"):
         structs._codec.decode(b"\x0a" + b"\xff" * 11)
 
