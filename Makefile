@@ -19,12 +19,17 @@ $(BIN)/python:
 # The install builds the C codec in place: editing it (or the build) installs again.
 BUILD_INPUTS := pyproject.toml setup.py function/_structwire.c
 
+# pip --quiet hides setuptools' warning when the optional C codec cannot be built.
+CODEC_CHECK := $(BIN)/python -c "from function import structs; structs.accelerated() or print('note: the C Struct codec was not built (no C compiler or Python headers: gcc, python3-dev); function-asya uses protobuf\'s API instead, with the same answers, more slowly')"
+
 $(STAMP): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	@$(CODEC_CHECK)
 	touch $@
 
 $(DEV_STAMP): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@$(CODEC_CHECK)
 	touch $@ $(STAMP)
 
 ## Render the example AsyncActor through the function and print the YAML stream.
