@@ -337,26 +337,32 @@ static PyObject *decode_text(Reader *in) {
     return PyUnicode_DecodeUTF8((const char *)text.at, text.end - text.at, "strict");
 }
 
+/* The next field 1 of a Struct or a ListValue (an entry, a value), skipping any
+ * other field: 1 when found, 0 at the end, -1 on an error. */
+static int next_item(Reader *in, Reader *item) {
+    while (in->at < in->end) {
+        uint64_t tag;
+        if (read_varint(in, &tag) < 0) {
+            return -1;
+        }
+        if (tag == TAG_FIELDS) {
+            return read_nested(in, item) < 0 ? -1 : 1;
+        }
+        if (skip_field(in, tag) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *decode_list(Reader *in) {
     PyObject *list = PyList_New(0);
     if (list == NULL) {
         return NULL;
     }
-    while (in->at < in->end) {
-        uint64_t tag;
-        if (read_varint(in, &tag) < 0) {
-            goto fail;
-        }
-        if (tag != TAG_FIELDS) {
-            if (skip_field(in, tag) < 0) {
-                goto fail;
-            }
-            continue;
-        }
-        Reader item;
-        if (read_nested(in, &item) < 0) {
-            goto fail;
-        }
+    Reader item;
+    int found;
+    while ((found = next_item(in, &item)) > 0) {
         PyObject *value = decode_value(&item);
         if (value == NULL) {
             goto fail;
@@ -366,6 +372,9 @@ static PyObject *decode_list(Reader *in) {
         if (failed < 0) {
             goto fail;
         }
+    }
+    if (found < 0) {
+        goto fail;
     }
     return list;
 fail:
@@ -484,21 +493,15 @@ static PyObject *decode_fields(Reader *in) {
     if (dict == NULL) {
         return NULL;
     }
-    while (in->at < in->end) {
-        uint64_t tag;
-        if (read_varint(in, &tag) < 0) {
+    Reader entry;
+    int found;
+    while ((found = next_item(in, &entry)) > 0) {
+        if (decode_entry(&entry, dict) < 0) {
             goto fail;
         }
-        if (tag != TAG_FIELDS) {
-            if (skip_field(in, tag) < 0) {
-                goto fail;
-            }
-            continue;
-        }
-        Reader entry;
-        if (read_nested(in, &entry) < 0 || decode_entry(&entry, dict) < 0) {
-            goto fail;
-        }
+    }
+    if (found < 0) {
+        goto fail;
     }
     return dict;
 fail:
