@@ -182,9 +182,9 @@ class Answers:
                 return tagged(tag, self.compressor.decompress(kept)), None
         answer = self.function.reply(request)
         body = untagged(answer, self.max_response_bytes)
-        later = list(answer.after)
-        if key is not None:
-            later.append(functools.partial(self._keep, key, body))
+        # Keeping first: it is what the next call of the same content needs.
+        later = [functools.partial(self._keep, key, body)] if key is not None else []
+        later.extend(answer.after)
         return tagged(tag, body), functools.partial(_run_all, later) if later else None
 
     def _keep(self, key: bytes, body: bytes) -> None:
@@ -214,7 +214,9 @@ def _run_all(jobs: list[Callable[[], object]]) -> None:
 def _report_failure(job: Future[None]) -> None:
     if not job.cancelled() and (failure := job.exception()) is not None:
         logging.get_logger().error(
-            "Could not keep an answer", error=type(failure).__qualname__, at=fn.where(failure)
+            "Work after an answer failed (keeping it, or its log line)",
+            error=type(failure).__qualname__,
+            at=fn.where(failure),
         )
 
 
@@ -223,7 +225,8 @@ def run_function_handler(answers: Answers, workers: int) -> Any:
 
     Calls run on `workers` threads off the event loop (server.Options says why). A
     new answer is kept (and its log line written) by a job queued behind its call,
-    so the response is on its way meanwhile; the next call waits for the job.
+    so the response is on its way meanwhile; with one worker, the next call waits
+    for the job, so it finds the answer kept.
     """
     worker = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run-function")
 
