@@ -183,7 +183,9 @@ class Answers:
         answer = self.function.reply(request)
         body = untagged(answer, self.max_response_bytes)
         # Keeping first: it is what the next call of the same content needs.
-        later = [functools.partial(self._keep, key, body)] if key is not None else []
+        later: list[Callable[[], object]] = []
+        if key is not None:
+            later.append(functools.partial(self._keep, key, body))
         later.extend(answer.after)
         return tagged(tag, body), functools.partial(_run_all, later) if later else None
 
