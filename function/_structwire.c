@@ -5,7 +5,7 @@
  * Python API where this is not built and says what each function must do; tests
  * hold the two to the same results. A distinct call writes ~660 values into
  * Structs and reads ~75 out of them: through protobuf's Python API each costs
- * 0.3-0.7 us, here a few nanoseconds.
+ * 0.3-0.7 us, here about 30 ns (the six objects of a response, ~20 KB, in ~37 us).
  *
  * Every value read is an exact built-in type (dict, list, str, int, float, bool,
  * None) whose reading runs no Python code, so nothing can change under a loop.
