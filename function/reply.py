@@ -22,11 +22,6 @@ _LENGTH_DELIMITED = 2
 _VARINT = 0
 
 
-def _number(message: Descriptor, field: str) -> int:
-    number: int = message.fields_by_name[field].number
-    return number
-
-
 def _varint(value: int) -> bytes:
     out = bytearray()
     while value >= 0x80:
@@ -37,7 +32,8 @@ def _varint(value: int) -> bytes:
 
 
 def _tag(message: Descriptor, field: str, wire_type: int) -> bytes:
-    return _varint(_number(message, field) << 3 | wire_type)
+    number: int = message.fields_by_name[field].number
+    return _varint(number << 3 | wire_type)
 
 
 # Each tag once, from the descriptors: the field numbers are protobuf's, not ours.

@@ -63,6 +63,16 @@ def request(xr: dict[str, Any], **kwargs: Any) -> fnv1.RunFunctionRequest:
     return req
 
 
+def flavored_request(data: dict[str, Any], **kwargs: Any) -> fnv1.RunFunctionRequest:
+    """A request for MINIMAL_XR listing the flavor `shape`, fetched, with this data."""
+    xr = MINIMAL_XR | {"spec": MINIMAL_XR["spec"] | {"flavors": ["shape"]}}
+    req = request(xr, **{"input": struct({})} | kwargs)
+    req.required_resources["flavor-shape"].items.add().resource.update(
+        {"metadata": {"name": "shape"}, "data": data}
+    )
+    return req
+
+
 def fatal_messages(rsp: fnv1.RunFunctionResponse) -> list[str]:
     """The messages of a response's Fatal results (empty when it composed)."""
     return [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]

@@ -240,12 +240,7 @@ def test_the_flavors_log_line_waits_until_the_answer_is_sent(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     logging.configure(level=logging.Level.INFO)
-    xr = support.MINIMAL_XR | {"spec": support.MINIMAL_XR["spec"] | {"flavors": ["shape"]}}
-    req = support.request(xr, input=support.struct({}))
-    req.required_resources["flavor-shape"].items.add().resource.update(
-        {"metadata": {"name": "shape"}, "data": {"replicas": 2}}
-    )
-    answer = fn.FunctionRunner().reply(req)
+    answer = fn.FunctionRunner().reply(support.flavored_request({"replicas": 2}))
     assert "Flavors applied" not in capsys.readouterr().out
     [note] = answer.after
     note()

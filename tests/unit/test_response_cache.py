@@ -21,12 +21,9 @@ def answers(size: int = 64 * MIB) -> wire.Answers:
 
 
 def flavored(tag: str, replicas: int = 2, **meta: Any) -> fnv1.RunFunctionRequest:
-    xr = support.MINIMAL_XR | {"spec": support.MINIMAL_XR["spec"] | {"flavors": ["shape"]}}
-    req = support.request(xr, meta=fnv1.RequestMeta(tag=tag, **meta), input=support.struct({}))
-    req.required_resources["flavor-shape"].items.add().resource.update(
-        {"metadata": {"name": "shape"}, "data": {"replicas": replicas, "env": [{"name": "A"}]}}
+    return support.flavored_request(
+        {"replicas": replicas, "env": [{"name": "A"}]}, meta=fnv1.RequestMeta(tag=tag, **meta)
     )
-    return req
 
 
 REQUESTS = [

@@ -125,15 +125,25 @@ def test_encode_refuses_nesting_deeper_than_python_recursion(codec: str) -> None
         structs.encode({"deep": deep})
 
 
-JSON = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**53), max_value=2**53)
-    | st.floats(allow_nan=False)
-    | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-    max_leaves=30,
-)
+def json_data(
+    *, keys: int, items: int, leaves: int, nan: bool, bound: int, text: int | None = None
+) -> st.SearchStrategy[Any]:
+    """JSON-like data: maps of at most `keys` keys, lists of at most `items` items."""
+    return st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=-bound, max_value=bound)
+        | st.floats(allow_nan=nan)
+        | st.text(max_size=text),
+        lambda inner: (
+            st.lists(inner, max_size=items) | st.dictionaries(st.text(), inner, max_size=keys)
+        ),
+        max_leaves=leaves,
+    )
+
+
+# No NaN: messages holding one are never equal.
+JSON = json_data(keys=4, items=4, leaves=30, nan=False, bound=2**53)
 
 
 @needs_c
@@ -154,15 +164,7 @@ def test_both_codecs_write_and_read_the_same_messages(body: dict[str, Any]) -> N
 
 # Maps of one key at most: protobuf writes a map's entries in its own hash order,
 # so only where that order cannot differ can bytes be compared.
-SINGLE_KEYED = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**60), max_value=2**60)
-    | st.floats()
-    | st.text(max_size=300),
-    lambda inner: st.lists(inner, max_size=150) | st.dictionaries(st.text(), inner, max_size=1),
-    max_leaves=200,
-)
+SINGLE_KEYED = json_data(keys=1, items=150, leaves=200, nan=True, bound=2**60, text=300)
 
 
 @needs_c
