@@ -15,7 +15,7 @@ COPY pyproject.toml setup.py README.md ./
 COPY function ./function
 # The codec is optional for a source install, never for the image: fail if it was not built.
 RUN /venv/fn/bin/pip install --no-cache-dir . \
- && /venv/fn/bin/python -c "from function import structs; assert structs.accelerated()" \
+ && /venv/fn/bin/python -c "from function.codec import structs; assert structs.accelerated()" \
  && /venv/fn/bin/function-asya serve --help > /dev/null
 
 FROM gcr.io/distroless/python3-debian${DEBIAN_RELEASE} AS image

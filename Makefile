@@ -17,10 +17,10 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # The install builds the C codec in place: editing it (or the build) installs again.
-BUILD_INPUTS := pyproject.toml setup.py function/_structwire.c
+BUILD_INPUTS := pyproject.toml setup.py function/codec/_structwire.c
 
 # pip --quiet hides setuptools' warning when the optional C codec cannot be built.
-CODEC_CHECK := $(BIN)/python -c "from function import structs; structs.accelerated() or print('note: the C Struct codec was not built (no C compiler or Python headers: gcc, python3-dev); function-asya uses protobuf\'s API instead, with the same answers, more slowly')"
+CODEC_CHECK := $(BIN)/python -c "from function.codec import structs; structs.accelerated() or print('note: the C Struct codec was not built (no C compiler or Python headers: gcc, python3-dev); function-asya uses protobuf\'s API instead, with the same answers, more slowly')"
 
 $(STAMP): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
@@ -59,7 +59,7 @@ serve: $(STAMP)
 	$(BIN)/function-asya serve --insecure --debug --address 127.0.0.1:9443
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache function/*.so
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache function/codec/*.so
 
 ## Load and faults on loopback: 32 clients for SOAK_SECONDS (60), SIGTERM, cancels, restarts.
 soak: $(DEV_STAMP)

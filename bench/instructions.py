@@ -30,7 +30,9 @@ def serve_calls(calls: int, *, heavy: bool, root: str | None) -> None:
     from crossplane.function import logging
 
     from bench import request as bench_request
-    from function import cache, fn, wire
+    from function import cache
+    from function import pipeline as fn
+    from function.serving import wire
 
     logging.configure(level=logging.Level.INFO)
     payloads = [

@@ -8,7 +8,8 @@ import asyncio
 from crossplane.function import response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import reply, server
+from function.codec import response as reply
+from function.serving import server
 
 
 class NoopRunner:

@@ -27,7 +27,7 @@ import grpc
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from bench import request as bench_request
-from function.rendercli import files, pipeline
+from function.cli.render import files, pipeline
 
 BIN = Path(sys.executable).parent
 MEMORY_CACHE_MIB = 16

@@ -21,7 +21,12 @@ from typing import Any
 from crossplane.function import logging
 
 from bench import request as bench_request
-from function import cache, flavor_sources, fn, parse, render, status, structs, wire
+from function import cache, parse
+from function import pipeline as fn
+from function.codec import structs
+from function.compose import render, status
+from function.resolve import sources as flavor_sources
+from function.serving import wire
 
 # (module, function, label), in the order a call runs them.
 STAGES: tuple[tuple[Any, str, str], ...] = (

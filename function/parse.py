@@ -10,12 +10,12 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
 from function.cache import ContentCache
+from function.codec.structs import View, plain, value_of
 from function.errors import InputError
-from function.flavors import Merged
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.xr import Composite
-from function.structs import View, plain, value_of
+from function.resolve.flavors import Merged
 
 # The XR metadata the function reads; anything else there is never converted.
 COMPOSITE_METADATA = ("name", "namespace", "labels")

@@ -13,7 +13,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 from google.protobuf import json_format
 
-from function.rendercli import command, files, release
+from function.cli.render import command, files, release
 from tests import support
 
 pytestmark = pytest.mark.slow

@@ -11,7 +11,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 from google.protobuf import json_format
 
-from function import limits
+from function.resolve import limits
 from tests import support
 
 pytestmark = pytest.mark.slow

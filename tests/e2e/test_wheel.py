@@ -12,7 +12,7 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
-from function import structs
+from function.codec import structs
 from tests import support
 
 pytestmark = pytest.mark.slow
@@ -49,7 +49,7 @@ def test_the_wheel_installs_in_a_fresh_venv_and_answers_a_call(tmp_path: Path) -
             [
                 str(venv / "bin" / "python"),
                 "-c",
-                "from function import structs; assert structs.accelerated()",
+                "from function.codec import structs; assert structs.accelerated()",
             ],
             check=True,
             timeout=60,

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from function.rendercli import command, files, release
+from function.cli.render import command, files, release
 from tests.support import ROOT
 
 EXAMPLES = ROOT / "examples"

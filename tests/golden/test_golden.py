@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 import yaml
 
-from function import cache, fn, parse, structs
-from function.flavors import Merged
+from function import cache, parse
+from function import pipeline as fn
+from function.codec import structs
 from function.models import spec as spec_model
+from function.resolve.flavors import Merged
 from tests.golden.cases import CASES, Case
 from tests.support import ROOT
 

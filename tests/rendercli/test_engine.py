@@ -12,9 +12,9 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
-from function.rendercli import engine, files, legacy, release
-from function.rendercli.errors import RenderError
-from function.rendercli.pipeline import Outcome
+from function.cli.render import engine, files, legacy, release
+from function.cli.render.errors import RenderError
+from function.cli.render.pipeline import Outcome
 from tests.rendercli.scripted import Scripted
 from tests.rendercli.test_render import V2_2, documents, render, scripted, write, xrd_file
 

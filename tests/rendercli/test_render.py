@@ -12,7 +12,7 @@ import pytest
 import yaml
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function.rendercli import defaults, output
+from function.cli.render import defaults, output
 from tests import support
 from tests.rendercli.scripted import Scripted, scripted_server
 

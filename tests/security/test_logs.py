@@ -10,7 +10,8 @@ from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
-from function import fn, render
+from function import pipeline as fn
+from function.compose import render
 from tests import support
 
 pytestmark = pytest.mark.slow

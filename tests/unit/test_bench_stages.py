@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bench import stages
-from function import structs, wire
+from function.codec import structs
+from function.serving import wire
 
 
 def test_every_stage_of_the_table_is_timed_and_put_back_afterwards() -> None:

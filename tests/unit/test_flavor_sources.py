@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from function import flavor_sources, requirements
 from function.errors import FlavorError, MergeConflictError, WaitingForFlavorsError
+from function.resolve import requirements
+from function.resolve import sources as flavor_sources
 from tests.unit.test_flavors import flavor, resolve
 
 NS = "ml"

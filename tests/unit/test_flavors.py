@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from function import flavors, validate
 from function.cache import ContentCache
 from function.errors import FlavorError, InputError, MergeConflictError, SpecError
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.spec import as_data
+from function.resolve import flavors, validate
 
 
 def composite(**spec: Any) -> xr_model.Composite:

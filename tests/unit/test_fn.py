@@ -8,7 +8,8 @@ import pytest
 from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import fn, structs
+from function import pipeline as fn
+from function.codec import structs
 from tests import support
 
 

@@ -8,7 +8,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from function import fn
+from function import pipeline as fn
 from tests import support
 
 SCALARS = (

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from function import merge
 from function.errors import MergeConflictError
+from function.resolve import merge
 
 Flavors = list[tuple[str, dict[str, Any]]]
 

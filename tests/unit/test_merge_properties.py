@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from function import merge
 from function.errors import MergeConflictError
+from function.resolve import merge
 
 KEYS = st.sampled_from(["env", "scaling", "resources", "tolerations", "image", "x", "y", "limits"])
 SCALARS = st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=4)

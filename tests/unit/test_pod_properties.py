@@ -9,9 +9,10 @@ from google.protobuf import json_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from function import fn, structs
+from function import pipeline as fn
+from function.codec import structs
+from function.compose.observed import is_wrapped
 from function.models.spec import Spec, as_data
-from function.observed import is_wrapped
 from tests import podrules, schemas, support
 
 

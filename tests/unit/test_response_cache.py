@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import cache, fn, wire
+from function import cache
+from function import pipeline as fn
+from function.serving import wire
 from tests import support
 
 MIB = 1024 * 1024

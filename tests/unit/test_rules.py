@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from function import merge, paths, rules
 from function.models import spec as spec_model
+from function.resolve import merge, paths, rules
 from tests.support import ROOT
 
 

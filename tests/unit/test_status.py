@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from function import observed as observed_module
-from function import render, status
+from function.compose import observed as observed_module
+from function.compose import render, status
 from tests.unit.render.plans import plan, stage
 
 

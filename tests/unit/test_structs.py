@@ -15,7 +15,7 @@ from google.protobuf import message, struct_pb2
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from function import structs
+from function.codec import structs
 from tests import support
 
 CODECS = ["c", "protobuf"]

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from function.main import cli
+from function.cli.main import cli
 from tests.support import ROOT
 
 EXAMPLES = ROOT / "examples"

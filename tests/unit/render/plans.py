@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from function import flavors
+from function.compose.render import meta
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.plan import Plan
-from function.render import meta
+from function.resolve import flavors
 from tests.golden.cases import EXAMPLES
 from tests.schemas import load_all
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from function import render
+from function.compose import render
+from function.compose.render import containers, meta
 from function.errors import InputError
-from function.render import containers, meta
 from tests.unit.render.plans import env, manifest, plan, stage
 
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from function import render, status
+from function.compose import render, status
+from function.compose.render import transports
 from function.models import pod
-from function.render import transports
 from tests.unit.render.plans import env, manifest, plan, stage
 
 RABBITMQ = {"transport": "rabbitmq"}

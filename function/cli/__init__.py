@@ -1,0 +1,1 @@
+"""The `function-asya` command line: serve, render offline, and the flavor tools."""

@@ -1,0 +1,427 @@
+"""The `render` subcommand: arguments and flags as `crossplane render` has them."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import grpc
+from crossplane.function import logging
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from google.protobuf import struct_pb2
+
+from function.cli.render import defaults, engine, files, legacy, output, pipeline, release, runtimes
+from function.cli.render.errors import PipelineFatalError, RenderError
+
+# kong's exit status for a usage error (crossplane render v2.2+, kong >= 1.9).
+USAGE_ERROR = 80
+
+
+class KongStyleCommand(click.Command):
+    """A usage error as crossplane's CLI (kong, UsageOnError) reports it.
+
+    The help goes to stdout followed by a blank line, the error to stderr, and the
+    exit status is 80, so a script branching on either sees what it would see.
+    """
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """Parse the arguments; on a usage error print help and error, exit 80."""
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            ctx = exc.ctx or click.Context(self, info_name=info_name, parent=parent)
+            click.echo(ctx.get_help())
+            click.echo()
+            message = exc.format_message()
+            if isinstance(exc, click.NoSuchOption):
+                message = f"unknown flag {exc.option_name}"  # kong's words
+            click.echo(f"function-asya: error: {message}", err=True)
+            sys.exit(USAGE_ERROR)
+
+
+def _existing_file(flag: str = "") -> Any:
+    """Kong's `existingfile`: a missing file or a directory is a usage error."""
+
+    def check(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+        if value is None or value == "-":
+            return value
+        prefix = f"{flag}: " if flag else ""
+        path = Path(value).expanduser()
+        if not path.exists():
+            raise click.UsageError(f"{prefix}stat {value}: no such file or directory", ctx)
+        if path.is_dir():
+            raise click.UsageError(f'{prefix}"{value}" exists but is a directory', ctx)
+        return value
+
+    return check
+
+
+def _key_values(pairs: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
+    """`key=value` pairs separated by `;`, as crossplane render's map flags take them.
+
+    Commas stay inside values, so `k={"a":1,"b":2}` is one pair.
+    """
+    out = []
+    for group in pairs:
+        for pair in group.split(";"):
+            if not pair:
+                continue
+            key, sep, value = pair.partition("=")
+            if not sep or not key:
+                raise RenderError(f"{flag}: want key=value, got {pair!r}")
+            out.append((key, value))
+    return out
+
+
+def _context(context_files: tuple[str, ...], context_values: tuple[str, ...]) -> struct_pb2.Struct:
+    context = struct_pb2.Struct()
+    for key, path in _key_values(context_files, "--context-files"):
+        try:
+            raw = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RenderError(f"cannot read context value for key {key!r}: {exc}") from None
+        context.fields[key].CopyFrom(pipeline.context_value(raw, key))
+    # Values win over files, as in crossplane render.
+    for key, raw in _key_values(context_values, "--context-values"):
+        context.fields[key].CopyFrom(pipeline.context_value(raw, key))
+    return context
+
+
+def _annotated(function: files.Document, annotations: list[tuple[str, str]]) -> files.Document:
+    """A Function with --function-annotations set on it (they win over its own)."""
+    if not annotations:
+        return function
+    body = dict(function.body)
+    metadata = dict(body.get("metadata") or {})
+    metadata["annotations"] = dict(metadata.get("annotations") or {}) | dict(annotations)
+    body["metadata"] = metadata
+    return files.Document(function.source, body)
+
+
+def _observed(xr: dict[str, Any], observed: list[files.Document]) -> fnv1.State:
+    state = fnv1.State()
+    state.composite.resource.CopyFrom(pipeline.to_struct(xr))
+    for resource in observed:
+        name = files.resource_name(resource)
+        state.resources[name].resource.CopyFrom(pipeline.to_struct(resource.body))
+    return state
+
+
+def _check_composition(xr: files.Document, composition: files.Document) -> None:
+    """The checks crossplane render makes before it runs anything.
+
+    Raises:
+        RenderError: the Composition is not for this XR, or not the one it selects.
+    """
+    spec = composition.body.get("spec") or {}
+    type_ref = spec.get("compositeTypeRef") or {}
+    if type_ref.get("kind") != xr.kind:
+        raise RenderError(
+            f"composition's compositeTypeRef.kind ({type_ref.get('kind')}) does not match "
+            f"XR's kind ({xr.kind})"
+        )
+    if type_ref.get("apiVersion") != xr.api_version:
+        raise RenderError(
+            f"composition's compositeTypeRef.apiVersion ({type_ref.get('apiVersion')}) does "
+            f"not match XR's apiVersion ({xr.api_version})"
+        )
+    selector = ((xr.body.get("spec") or {}).get("compositionSelector") or {}).get("matchLabels")
+    comp_labels = composition.metadata.get("labels") or {}
+    for key, value in (selector or {}).items():
+        if key not in comp_labels:
+            raise RenderError(f'composition "{composition.name}" is missing required label "{key}"')
+        if comp_labels[key] != value:
+            raise RenderError(
+                f'composition "{composition.name}" has incorrect value for label "{key}": '
+                f'want "{value}", got "{comp_labels[key]}"'
+            )
+
+
+async def render_documents(
+    xr: files.Document,
+    composition: files.Document,
+    functions: list[files.Document],
+    observed: list[files.Document],
+    supplied: list[files.Document],
+    context: struct_pb2.Struct,
+    *,
+    timeout: float,
+    include_full_xr: bool = False,
+    include_results: bool = False,
+    include_context: bool = False,
+    required: list[files.Document] | None = None,
+    secrets: list[files.Document] | None = None,
+    crds: list[files.Document] | None = None,
+    xrd: files.Document | None = None,
+    follow: release.Release = release.CURRENT,
+) -> tuple[list[dict[str, Any]], pipeline.Outcome]:
+    """Render an XR through its Composition's pipeline; return the documents to print.
+
+    `supplied` answers the functions' requirements; `required` (--required-resources
+    alone, default: `supplied`) answers a step's bootstrap requirements. `follow`
+    is the Crossplane release whose render the output matches.
+    """
+    _check_composition(xr, composition)
+    try:
+        reconcile, outcome = await _run_pipeline(
+            xr,
+            composition,
+            functions,
+            observed,
+            supplied,
+            context,
+            timeout=timeout,
+            required=required,
+            secrets=secrets,
+            crds=crds,
+            xrd=xrd,
+            follow=follow,
+        )
+        if reconcile is not None:
+            composed = engine.composed(reconcile, outcome, observed)
+            results = engine.results(reconcile, outcome)
+        else:
+            composed = legacy.composed(xr, outcome, observed)
+            results = legacy.results(outcome)
+    except RenderError as exc:
+        # Only what the CLI's Render step does carries its prefix.
+        raise RenderError(f"cannot render composite resource: {exc}") from None
+    if reconcile is not None:
+        documents = [engine.composite(reconcile, xr, outcome, composed, full=include_full_xr)]
+    else:
+        documents = [legacy.composite(xr, outcome, full=include_full_xr)]
+    documents += composed
+    if include_results:
+        documents += results
+    if include_context:
+        documents.append(output.context_document(outcome))
+    return documents, outcome
+
+
+async def _run_pipeline(
+    xr: files.Document,
+    composition: files.Document,
+    functions: list[files.Document],
+    observed: list[files.Document],
+    supplied: list[files.Document],
+    context: struct_pb2.Struct,
+    *,
+    timeout: float,
+    required: list[files.Document] | None,
+    secrets: list[files.Document] | None,
+    crds: list[files.Document] | None,
+    xrd: files.Document | None,
+    follow: release.Release,
+) -> tuple[engine.Reconcile | None, pipeline.Outcome]:
+    """Start the functions and run the pipeline, inside the reconcile for v2.3+."""
+    spec = composition.body.get("spec") or {}
+    # v2.3+ runs the reconciler, which hands the functions the XR as it holds it.
+    reconcile = engine.begin(xr, composition, observed, xrd) if follow.engine else None
+    observed_xr = reconcile.xr if reconcile else xr.body
+    wanted = {str((s.get("functionRef") or {}).get("name", "")) for s in spec["pipeline"]}
+    chosen = [runtimes.runtime_for(f) for f in functions if f.name in wanted]
+    async with runtimes.started(chosen) as targets:
+        channels = {name: grpc.aio.insecure_channel(target) for name, target in targets.items()}
+        try:
+            # Go's 0 means no deadline.
+            deadline = timeout or None
+            callers = {name: pipeline.Caller(ch, deadline) for name, ch in channels.items()}
+            outcome = await asyncio.wait_for(
+                pipeline.run(
+                    composition,
+                    _observed(observed_xr, observed),
+                    context,
+                    callers,
+                    supplied,
+                    required,
+                    secrets,
+                    crds,
+                    meta=follow.meta,
+                ),
+                timeout=deadline,
+            )
+        except PipelineFatalError as exc:
+            raise RenderError(engine.fatal(exc) if reconcile else legacy.fatal(exc)) from None
+        except TimeoutError:
+            raise RenderError(f"timed out after {timeout:g}s") from None
+        finally:
+            for channel in channels.values():
+                await channel.close()
+    return reconcile, outcome
+
+
+_GO_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
+_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def _duration(value: str) -> float:
+    """Seconds of a Go duration (`1m30s`, `2h45m`, `300ms`, `1.5h`, `0`), as --timeout takes it."""
+    text = value[1:] if value[:1] in "+" else value
+    if text == "0":
+        return 0.0
+    parts = _GO_DURATION.findall(text)
+    if not parts or "".join(number + unit for number, unit in parts) != text:
+        raise RenderError(f'time: invalid duration "{value}"')
+    return sum(float(number) * _UNITS[unit] for number, unit in parts)
+
+
+@click.command(cls=KongStyleCommand)
+@click.argument("composite_resource", metavar="XR", callback=_existing_file())
+@click.argument("composition_file", metavar="COMPOSITION", callback=_existing_file())
+@click.argument("functions_file", metavar="FUNCTIONS")
+@click.option(
+    "--required-resources",
+    "-e",
+    "required",
+    multiple=True,
+    help="YAML file or directory of resources functions may require (repeatable).",
+)
+@click.option(
+    "--extra-resources",
+    "extra",
+    multiple=True,
+    help="Deprecated alias of --required-resources (repeatable).",
+)
+@click.option(
+    "--observed-resources",
+    "-o",
+    "observed_path",
+    help="YAML file or directory of observed composed resources.",
+)
+@click.option(
+    "--include-function-results",
+    "-r",
+    is_flag=True,
+    help="Print Normal and Warning results as Result documents.",
+)
+@click.option("--include-context", "-c", is_flag=True, help="Print the final pipeline context.")
+@click.option(
+    "--include-full-xr",
+    "-x",
+    is_flag=True,
+    help="Copy the input XR's spec and metadata into the printed XR.",
+)
+@click.option("--context-files", multiple=True, help="key=file,... context values from files.")
+@click.option("--context-values", multiple=True, help="key=json,... context values.")
+@click.option(
+    "--xrd",
+    "xrd_path",
+    callback=_existing_file("--xrd=PATH"),
+    help="XRD whose schema defaults are applied to the XR first.",
+)
+@click.option("--timeout", default="1m", show_default=True, help="How long rendering may take.")
+@click.option(
+    "--function-annotations",
+    "-a",
+    "function_annotations",
+    multiple=True,
+    help="KEY=VALUE annotation set on every Function (repeatable), e.g. a runtime.",
+)
+@click.option(
+    "--required-schemas",
+    "-s",
+    "schemas_path",
+    help="YAML file or directory of CRDs answering the functions' schema requirements.",
+)
+@click.option(
+    "--function-credentials",
+    "credentials_path",
+    help="YAML file or directory of Secrets the steps' credentials name.",
+)
+@click.option(
+    "--crossplane-version",
+    metavar="VERSION",
+    help="The Crossplane release whose render to follow: v2.3 and later (the default) "
+    "run the reconciler; v2.0-v2.2 print the desired state (see README).",
+)
+@click.option("--crossplane-image", hidden=True, help="Docker only: ignored.")
+@click.option("--crossplane-binary", hidden=True, help="Docker only: ignored.")
+@click.option("--crossplane-docker-network", hidden=True, help="Docker only: ignored.")
+@click.option("--cache-dir", hidden=True, help="Docker only: ignored.")
+@click.option("--max-concurrency", hidden=True, help="Docker only: ignored.")
+def render(
+    composite_resource: str,
+    composition_file: str,
+    functions_file: str,
+    required: tuple[str, ...],
+    extra: tuple[str, ...],
+    observed_path: str | None,
+    include_function_results: bool,
+    include_context: bool,
+    include_full_xr: bool,
+    context_files: tuple[str, ...],
+    context_values: tuple[str, ...],
+    xrd_path: str | None,
+    timeout: str,
+    function_annotations: tuple[str, ...],
+    schemas_path: str | None,
+    credentials_path: str | None,
+    crossplane_version: str | None,
+    **docker_only: str | None,
+) -> None:
+    """Render XR through COMPOSITION's pipeline, like `crossplane render`, without Docker.
+
+    function-asya itself is served in-process on a loopback port unless its Function
+    has a render.crossplane.io/runtime-development-target annotation; other
+    functions need the Development runtime annotation and a running server.
+    """
+    # stdout carries the YAML stream only; the in-process function must not log there.
+    logging.configure(level=logging.Level.DISABLED)
+    ignored = [name.replace("_", "-") for name, value in docker_only.items() if value is not None]
+    if ignored:
+        click.echo(
+            f"function-asya: note: --{', --'.join(ignored)} only matter(s) to Docker: ignored",
+            err=True,
+        )
+    try:
+        xr = files.load_one(composite_resource, "composite resource")
+        composition = files.load_composition(composition_file)
+        functions = [
+            _annotated(function, _key_values(function_annotations, "--function-annotations"))
+            for function in files.load_functions(functions_file)
+        ]
+        follow = release.parse(crossplane_version)
+        xrd = files.load_one(xrd_path, "XRD") if xrd_path else None
+        if xrd is not None:
+            try:
+                schema = defaults.schema_for(xrd, xr.api_version)
+            except RenderError as exc:
+                raise RenderError(f'cannot default values for XR "{xr.name}": {exc}') from None
+            xr = files.Document(xr.source, defaults.apply(schema, xr.body))
+        observed = files.load_observed(observed_path) if observed_path else []
+        required_docs = [doc for path in required for doc in files.load(path)]
+        supplied = [doc for path in extra for doc in files.load(path)] + required_docs
+        context = _context(context_files, context_values)
+        documents, _ = asyncio.run(
+            render_documents(
+                xr,
+                composition,
+                functions,
+                observed,
+                supplied,
+                context,
+                timeout=_duration(timeout),
+                include_full_xr=include_full_xr,
+                include_results=include_function_results,
+                include_context=include_context,
+                required=required_docs,
+                secrets=files.load(credentials_path) if credentials_path else [],
+                crds=files.load(schemas_path) if schemas_path else [],
+                xrd=xrd,
+                follow=follow,
+            )
+        )
+    except RenderError as exc:
+        click.echo(f"function-asya: error: {exc}", err=True)
+        sys.exit(1)
+    click.echo(output.dump(documents), nl=False)

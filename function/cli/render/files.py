@@ -1,0 +1,153 @@
+"""Read the YAML files `render` takes, with errors that name the file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from function.cli.render.errors import RenderError
+
+COMPOSITION_RESOURCE_NAME = "crossplane.io/composition-resource-name"
+YAML_SUFFIXES = (".yaml", ".yml")
+# What crossplane render accepts as a Composition and as a Function (load.go).
+COMPOSITION_API_VERSION = "apiextensions.crossplane.io/v1"
+FUNCTION_API_VERSIONS = frozenset({"pkg.crossplane.io/v1", "pkg.crossplane.io/v1beta1"})
+
+
+class _Loader(yaml.SafeLoader):
+    """A safe loader that keeps timestamps as strings, as Kubernetes objects carry them."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def yaml_load(text: str) -> Any:
+    """Load one YAML document, keeping timestamps as strings."""
+    return yaml.load(text, Loader=_Loader)  # noqa: S506  # _Loader is a SafeLoader
+
+
+@dataclass(frozen=True)
+class Document:
+    """One Kubernetes object and the file it came from."""
+
+    source: str
+    body: dict[str, Any]
+
+    @property
+    def api_version(self) -> str:
+        """The object's apiVersion."""
+        return str(self.body.get("apiVersion", ""))
+
+    @property
+    def kind(self) -> str:
+        """The object's kind."""
+        return str(self.body.get("kind", ""))
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The object's metadata (empty when absent)."""
+        meta = self.body.get("metadata")
+        return meta if isinstance(meta, dict) else {}
+
+    @property
+    def name(self) -> str:
+        """The object's metadata.name."""
+        return str(self.metadata.get("name", ""))
+
+
+def load_text(text: str, source: str) -> list[Document]:
+    """Parse a YAML stream into objects, each of which must have apiVersion and kind."""
+    try:
+        bodies = [
+            doc for doc in yaml.load_all(text, Loader=_Loader) if doc is not None
+        ]  # _Loader is a SafeLoader.
+    except yaml.YAMLError as exc:
+        raise RenderError(f"cannot parse {source}: {exc}") from None
+    documents = []
+    for index, body in enumerate(bodies):
+        if not isinstance(body, dict) or not body.get("apiVersion") or not body.get("kind"):
+            raise RenderError(
+                f"cannot parse {source}: document {index + 1} is not a Kubernetes object "
+                "(it needs apiVersion and kind)"
+            )
+        documents.append(Document(source=source, body=body))
+    return documents
+
+
+def load(path: str) -> list[Document]:
+    """Load every object from a file, or from each YAML/JSON file of a directory (sorted)."""
+    location = Path(path)
+    if location.is_dir():
+        files = sorted(p for p in location.iterdir() if p.suffix in YAML_SUFFIXES and p.is_file())
+        if not files:
+            raise RenderError(f'no YAML files found in "{path}" (.yaml or .yml)')
+        return [doc for file in files for doc in load(str(file))]
+    try:
+        text = location.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RenderError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RenderError(f"cannot read {path}: not UTF-8 text") from None
+    return load_text(text, path)
+
+
+def load_one(path: str, what: str) -> Document:
+    """Load the first object of a file, as crossplane render reads an XR or a Composition."""
+    documents = load(path)
+    if not documents:
+        raise RenderError(f"cannot load {what} from {path}: it holds no object")
+    return documents[0]
+
+
+def load_composition(path: str) -> Document:
+    """Load a Composition and check it is a function pipeline."""
+    composition = load_one(path, "Composition")
+    if (composition.api_version, composition.kind) != (COMPOSITION_API_VERSION, "Composition"):
+        raise RenderError(
+            f'cannot load Composition from "{path}": not a composition: '
+            f"{composition.kind}/{composition.name}"
+        )
+    spec = composition.body.get("spec") or {}
+    if spec.get("mode") != "Pipeline":
+        raise RenderError(
+            "render only supports Composition Function pipelines: "
+            f'Composition "{composition.name}" must use spec.mode: Pipeline'
+        )
+    if not isinstance(spec.get("pipeline"), list):
+        raise RenderError(f"cannot load Composition from {path}: spec.pipeline is not a list")
+    return composition
+
+
+def load_functions(path: str) -> list[Document]:
+    """Load the Function packages a pipeline may call."""
+    functions = load(path)
+    for function in functions:
+        if function.kind != "Function" or function.api_version not in FUNCTION_API_VERSIONS:
+            raise RenderError(
+                f'cannot load functions from "{path}": not a function: '
+                f"{function.kind}/{function.name}"
+            )
+    return functions
+
+
+def load_observed(path: str) -> list[Document]:
+    """Load observed composed resources.
+
+    As crossplane render does, one without the composition-resource-name annotation is
+    loaded too, under the empty name.
+    """
+    return load(path)
+
+
+def resource_name(resource: Document) -> str:
+    """The composition resource name an observed resource carries ('' when it has none)."""
+    annotations = resource.metadata.get("annotations") or {}
+    return (
+        str(annotations.get(COMPOSITION_RESOURCE_NAME, "")) if isinstance(annotations, dict) else ""
+    )

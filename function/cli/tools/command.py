@@ -1,0 +1,113 @@
+"""The `flavors lint` and `explain` subcommands."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from function.cli.render import files
+from function.cli.render.errors import RenderError
+from function.cli.tools import explain as explainer
+from function.cli.tools import library
+from function.cli.tools import lint as linter
+from function.errors import FunctionError
+from function.models import xr as xr_model
+from function.models.input import Input
+from function.resolve import requirements
+from function.resolve import sources as flavor_sources
+
+OUTPUT = click.Choice(["text", "json"])
+
+
+def _fail(message: str) -> None:
+    click.echo(f"function-asya: error: {message}", err=True)
+    sys.exit(1)
+
+
+@click.group()
+def flavors() -> None:
+    """Tools for a flavor library."""
+
+
+@flavors.command("lint")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option(
+    "--actors",
+    "actor_paths",
+    multiple=True,
+    type=click.Path(exists=True),
+    help="Claims or XRs (files or directories) to resolve against the library.",
+)
+@click.option("-o", "--output", "output", type=OUTPUT, default="text", show_default=True)
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+def lint(paths: tuple[str, ...], actor_paths: tuple[str, ...], output: str, strict: bool) -> None:
+    """Check a flavor library (EnvironmentConfigs and ConfigMap flavors) as the function would.
+
+    Reports invalid values (errors), every pair of flavors that cannot be combined
+    (conflicts: alternatives are normal, so they never fail the run), fields a flavor
+    cannot set and deprecated flavors (warnings) and, with --actors, each actor whose
+    flavors are missing, conflict or fail validation (errors). Exit 0 without errors,
+    1 with errors (with --strict, warnings too), 2 on usage errors.
+    """
+    started = time.perf_counter()
+    try:
+        entries = library.load(paths)
+        actors = [doc.body for path in actor_paths for doc in files.load(path)]
+    except RenderError as exc:
+        _fail(str(exc))
+    findings = linter.lint(entries, actors, Input())
+    if output == "json":
+        click.echo(json.dumps([f.as_dict() for f in findings], indent=2))
+    else:
+        for finding in findings:
+            click.echo(finding.as_text())
+        count = {s: sum(f.severity == s for f in findings) for s in linter.SEVERITIES}
+        click.echo(
+            f"{len(entries)} flavors, {len(actors)} actors: {count[linter.ERROR]} errors, "
+            f"{count[linter.CONFLICT]} conflicting pairs, {count[linter.WARNING]} warnings "
+            f"({time.perf_counter() - started:.2f} s)",
+            err=True,
+        )
+    failing = {linter.ERROR, linter.WARNING} if strict else {linter.ERROR}
+    sys.exit(1 if any(f.severity in failing for f in findings) else 0)
+
+
+@click.command()
+@click.argument("xr", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "-e",
+    "--required-resources",
+    "required",
+    multiple=True,
+    type=click.Path(exists=True),
+    help="Flavors (EnvironmentConfigs, ConfigMap flavors): files or directories.",
+)
+@click.option("-o", "--output", "output", type=click.Choice(["yaml", "json"]), default="yaml")
+def explain(xr: str, required: tuple[str, ...], output: str) -> None:
+    """Resolve an actor as the function does and show where every field came from.
+
+    Each leaf of the resolved spec is marked `# default`, `# actor` or `# flavor <name>`;
+    with -o json, {"spec": ..., "sources": {path: source}}. A resolution that fails
+    prints the function's error and exits 1.
+    """
+    try:
+        body = files.load_one(xr, "XR").body
+        entries = library.load(required)
+    except RenderError as exc:
+        _fail(str(exc))
+    settings = Input()
+    try:
+        actor = xr_model.parse(body)
+        wanted = requirements.for_flavors(actor.flavors, actor.namespace)
+        resolution = flavor_sources.resolve_actor(
+            actor, settings, wanted, library.fetched_for(wanted, entries), actor.namespace
+        )
+    except FunctionError as exc:
+        _fail(str(exc))
+    click.echo(
+        explainer.as_json(resolution) if output == "json" else explainer.as_yaml(resolution),
+        nl=False,
+    )

@@ -1,0 +1,113 @@
+"""`function-asya explain`: the actor's spec as the function resolves it, with the source of every leaf.
+
+The sources are found the way the function's own error messages find them
+(`Provenance`): only here, on request, so a call of the function never pays for them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import yaml
+
+from function.models.spec import as_data
+from function.resolve import paths
+from function.resolve.flavors import Resolution
+from function.resolve.provenance import ACTOR
+
+DEFAULT = "default"
+
+
+def leaves(data: Any, at: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
+    """Every leaf of the data (a scalar, an empty map or an empty list), as keys and indexes."""
+    if isinstance(data, dict) and data:
+        for key, value in data.items():
+            yield from leaves(value, (*at, key))
+    elif isinstance(data, list) and data:
+        for index, value in enumerate(data):
+            yield from leaves(value, (*at, index))
+    else:
+        yield at
+
+
+def source_label(origin: str | None) -> str:
+    """The JSON form of a source: `default`, `actor` or `flavor:<name>`."""
+    if origin is None:
+        return DEFAULT
+    if origin == ACTOR:
+        return "actor"
+    name = origin.removeprefix("flavor ").split('"')[1]
+    return f"flavor:{name}"
+
+
+def origins(resolution: Resolution) -> dict[str, str | None]:
+    """The layer that set every leaf of the resolved spec, by path (None: a default)."""
+    data = as_data(resolution.spec)
+    provenance = resolution.provenance
+    found = {}
+    for loc in leaves(data):
+        path = paths.located(data, loc)
+        found[paths.dotted(path)] = provenance.source(path)
+    return found
+
+
+def as_json(resolution: Resolution) -> str:
+    """`{"spec": ..., "sources": {path: "default" | "actor" | "flavor:<name>"}}`."""
+    sources = {path: source_label(origin) for path, origin in origins(resolution).items()}
+    return json.dumps({"spec": as_data(resolution.spec), "sources": sources}, indent=2)
+
+
+def _comment(origin: str | None) -> str:
+    if origin is None:
+        return f"# {DEFAULT}"
+    if origin == ACTOR:
+        return "# actor"
+    # `flavor "x"` or `flavor "x" in ConfigMap ns/x`
+    return "# " + origin.replace('"', "")
+
+
+def as_yaml(resolution: Resolution) -> str:
+    """The resolved spec as YAML, each leaf followed by a comment naming its source."""
+    data = as_data(resolution.spec)
+    lines: list[str] = []
+    _emit(data, (), 0, lines, data, origins(resolution))
+    return "spec:\n" + "\n".join(lines) + "\n"
+
+
+def _scalar(value: Any) -> str:
+    text = yaml.safe_dump(value, default_flow_style=True, width=1 << 16).strip()
+    return text.removesuffix("\n...").removesuffix("...").strip()
+
+
+def _emit(
+    node: Any,
+    at: tuple[str | int, ...],
+    depth: int,
+    lines: list[str],
+    data: Any,
+    by_path: dict[str, str | None],
+) -> None:
+    indent = "  " * (depth + 1)
+    items: Sequence[tuple[str | int, Any]] = (
+        list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+    )
+    for key, value in items:
+        here = (*at, key)
+        prefix = f"{indent}- " if isinstance(key, int) else f"{indent}{_scalar(key)}:"
+        if isinstance(value, dict | list) and value:
+            if isinstance(key, int):
+                # A list item opens on its dash line: emit its first entry there.
+                sub: list[str] = []
+                _emit(value, here, depth + 1, sub, data, by_path)
+                first, *rest = sub
+                lines.append(prefix + first.lstrip())
+                lines.extend(rest)
+            else:
+                lines.append(prefix)
+                _emit(value, here, depth + 1, lines, data, by_path)
+            continue
+        origin = by_path[paths.dotted(paths.located(data, here))]
+        gap = "" if isinstance(key, int) else " "
+        lines.append(f"{prefix}{gap}{_scalar(value)}  {_comment(origin)}")

@@ -1,0 +1,72 @@
+"""A flavor library read from files: EnvironmentConfigs and ConfigMap flavors, as the function reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from function.cli.render import files
+from function.cli.render.files import Document
+from function.errors import FlavorError
+from function.resolve import requirements
+from function.resolve import sources as flavor_sources
+from function.resolve.flavors import FLAVOR_LABEL, Flavor, from_environment_config
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One flavor of the library: the object defining it and what it says, or why it cannot be read."""
+
+    name: str
+    kind: str  # EnvironmentConfig or ConfigMap
+    body: dict[str, Any]
+    namespace: str = ""  # a ConfigMap flavor's namespace
+    flavor: Flavor | None = None
+    error: str = ""
+
+
+def load(paths: Sequence[str]) -> list[Entry]:
+    """Read every flavor of the files and directories given.
+
+    Raises:
+        RenderError: when a file cannot be read or is not YAML.
+    """
+    return [entry for path in paths for doc in files.load(path) if (entry := _entry(doc))]
+
+
+def _entry(doc: Document) -> Entry | None:
+    body = doc.body
+    name = doc.name
+    if doc.kind == "EnvironmentConfig" and doc.api_version.startswith(
+        "apiextensions.crossplane.io/"
+    ):
+        try:
+            return Entry(name, doc.kind, body, flavor=from_environment_config(name, body))
+        except FlavorError as exc:
+            return Entry(name, doc.kind, body, error=str(exc))
+    labels = doc.metadata.get("labels") or {}
+    if doc.kind == "ConfigMap" and isinstance(labels, dict) and FLAVOR_LABEL in labels:
+        namespace = str(doc.metadata.get("namespace") or "")
+        try:
+            flavor = flavor_sources.from_config_map(name, namespace, body)
+        except FlavorError as exc:
+            return Entry(name, doc.kind, body, namespace, error=str(exc))
+        return Entry(name, doc.kind, body, namespace, flavor=flavor)
+    return None
+
+
+def fetched_for(
+    wanted: Sequence[requirements.Requirement], library: Sequence[Entry]
+) -> dict[str, list[dict[str, Any]]]:
+    """Answer the function's requirements from the library, as Crossplane 2 would."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for requirement in wanted:
+        found[requirement.key] = [
+            entry.body
+            for entry in library
+            if entry.name == requirement.flavor
+            and entry.kind == requirement.kind
+            and entry.namespace == requirement.namespace
+        ][:1]
+    return found

@@ -1,0 +1,155 @@
+"""`function-asya flavors lint`: what the function would say about a flavor library, before any actor does.
+
+Every rule is the function's own: a flavor is validated by resolving it as the only
+flavor of a placeholder actor, pairs by the function's merge, actors by the
+function's resolution.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from function.cli.tools.library import Entry, fetched_for
+from function.errors import FunctionError, MergeConflictError
+from function.models import xr as xr_model
+from function.models.input import Input
+from function.resolve import flavors, merge, requirements, validate
+from function.resolve import sources as flavor_sources
+from function.resolve.flavors import FLAVOR_LABEL, IGNORED_IN_FLAVORS
+
+ERROR = "error"
+# Two flavors that cannot be combined: worth knowing, not wrong (cpu-small and
+# cpu-large are alternatives), so it never fails the run.
+CONFLICT = "conflict"
+WARNING = "warning"
+SEVERITIES = (ERROR, CONFLICT, WARNING)
+# What a placeholder actor sets so that a flavor can be validated alone; a field the
+# flavor sets itself is left to it.
+PLACEHOLDER = {"actor": "flavor-lint", "image": "flavor-lint:0", "handler": "flavor_lint.handle"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing lint has to say."""
+
+    flavor: str | None
+    path: str
+    severity: str
+    message: str
+    actor: str | None = None
+
+    def as_text(self) -> str:
+        """`<flavor>: <path>: <message>` (or `actor <name>: …`)."""
+        who = f"actor {self.actor}" if self.actor else str(self.flavor)
+        return ": ".join(
+            part for part in (who, self.path, f"{self.severity}: {self.message}") if part
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form; `actor` only for findings about an actor."""
+        found = asdict(self)
+        if found["actor"] is None:
+            del found["actor"]
+        return found
+
+
+def _placeholder_xr(entry: Entry) -> xr_model.Composite:
+    data = entry.flavor.data if entry.flavor else {}
+    spec = {key: value for key, value in PLACEHOLDER.items() if key not in data or key == "actor"}
+    return xr_model.parse(
+        {
+            "metadata": {"name": "flavor-lint", "namespace": entry.namespace or "flavor-lint"},
+            "spec": spec,
+        }
+    )
+
+
+def check_flavor(entry: Entry, settings: Input) -> list[Finding]:
+    """What is wrong with one flavor on its own."""
+    name = entry.name
+    if entry.error or entry.flavor is None:
+        return [Finding(name, "", ERROR, entry.error)]
+    found: list[Finding] = []
+    if len(name) > xr_model.MAX_OBJECT_NAME or not xr_model.OBJECT_NAME.match(name):
+        found.append(Finding(name, "", ERROR, f"{name!r} is not a valid object name"))
+    labels = (entry.body.get("metadata") or {}).get("labels") or {}
+    if entry.kind == "EnvironmentConfig" and labels.get(FLAVOR_LABEL) != name:
+        found.append(
+            Finding(
+                name,
+                "",
+                WARNING,
+                f"label {FLAVOR_LABEL} is {labels.get(FLAVOR_LABEL)!r}, not the flavor's name",
+            )
+        )
+    flavor = entry.flavor
+    if not flavor.data:
+        found.append(Finding(name, "", WARNING, "the flavor has no data: it changes nothing"))
+    for key in sorted(k for k in flavor.data if k in IGNORED_IN_FLAVORS):
+        found.append(
+            Finding(name, key, WARNING, "a flavor cannot set this; the function ignores it")
+        )
+    if flavor.deprecated:
+        found.append(
+            Finding(
+                name, "", WARNING, f"deprecated: {flavor.deprecation_message or 'no reason given'}"
+            )
+        )
+    try:
+        resolution = flavors.resolve(_placeholder_xr(entry), [flavor])
+        validate.check(resolution.spec, settings, resolution.provenance)
+    except FunctionError as exc:
+        found.append(Finding(name, exc.path, ERROR, str(exc)))
+    return found
+
+
+def _combinable(first: Entry, second: Entry) -> bool:
+    """Whether one actor could list both: distinct names, and ConfigMaps of one namespace."""
+    if first.name == second.name:
+        return False
+    return not (first.namespace and second.namespace and first.namespace != second.namespace)
+
+
+def check_pairs(entries: Sequence[Entry]) -> list[Finding]:
+    """Every pair of flavors that cannot be combined, with the function's message."""
+    usable = [(e, e.flavor) for e in entries if e.flavor is not None]
+    found = []
+    for (first, one), (second, other) in itertools.combinations(usable, 2):
+        if not _combinable(first, second):
+            continue
+        try:
+            merge.merge_flavors(
+                [(one.name, one.data), (other.name, other.data)],
+                labels={one.name: one.label, other.name: other.label},
+            )
+        except MergeConflictError as exc:
+            found.append(Finding(f"{first.name}, {second.name}", exc.path, CONFLICT, str(exc)))
+    return found
+
+
+def check_actor(body: dict[str, Any], entries: Sequence[Entry], settings: Input) -> list[Finding]:
+    """Resolve one actor against the library as the function would."""
+    metadata = body.get("metadata") or {}
+    name = str((body.get("spec") or {}).get("actor") or metadata.get("name") or "?")
+    try:
+        xr = xr_model.parse(body)
+        namespace = None if settings.namespaced_flavors == "Disabled" else xr.namespace
+        wanted = requirements.for_flavors(xr.flavors, namespace)
+        flavor_sources.resolve_actor(xr, settings, wanted, fetched_for(wanted, entries), namespace)
+    except FunctionError as exc:
+        return [Finding(None, exc.path, ERROR, str(exc), actor=name)]
+    return []
+
+
+def lint(
+    entries: Sequence[Entry], actors: Sequence[dict[str, Any]], settings: Input
+) -> list[Finding]:
+    """Every finding for a library and, optionally, actors resolved against it."""
+    found = [finding for entry in entries for finding in check_flavor(entry, settings)]
+    found += check_pairs(entries)
+    for body in actors:
+        found += check_actor(body, entries, settings)
+    return found

@@ -1,0 +1,78 @@
+"""The Deployment that runs the actor: runtime, sidecar, connectors and the user's containers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from function.compose.render import containers, meta, transports
+from function.models import pod
+from function.models.plan import Plan
+from function.models.spec import as_data
+
+
+def _volumes(plan: Plan) -> list[dict[str, Any]]:
+    volumes: list[dict[str, Any]] = [
+        {"name": pod.SOCKET_VOLUME, "emptyDir": {}},
+        {"name": pod.TMP_VOLUME, "emptyDir": {}},
+        {
+            "name": pod.RUNTIME_VOLUME,
+            "configMap": {"name": plan.settings.sidecar.runtime_config_map, "defaultMode": 0o755},
+        },
+    ]
+    if plan.spec.state_proxy:
+        volumes.append({"name": pod.STATE_VOLUME, "emptyDir": {}})
+    # The validation stage has kept user volumes off the platform's names.
+    volumes.extend(plan.spec.volumes)
+    return volumes
+
+
+def pod_labels(plan: Plan) -> dict[str, str]:
+    """Labels of the pods: user labels and the ones that select and inject them."""
+    return meta.user_labels(plan) | {
+        "app.kubernetes.io/name": plan.actor,
+        "app.kubernetes.io/component": "actor",
+        "asya.sh/actor": plan.actor,
+        "asya.sh/inject": "true",
+    }
+
+
+def render(plan: Plan) -> dict[str, Any]:
+    """Render the Deployment.
+
+    `spec.replicas` is left out while KEDA scales the Deployment, so applying it
+    never fights the HPA; with scaling disabled it is the actor's `replicas`.
+    """
+    spec = plan.spec
+    template_spec: dict[str, Any] = {"terminationGracePeriodSeconds": 30}
+    if transports.of(plan).uses_irsa(plan):
+        template_spec["serviceAccountName"] = meta.service_account_name(plan)
+    if spec.init_containers:
+        template_spec["initContainers"] = [as_data(container) for container in spec.init_containers]
+    template_spec["containers"] = [
+        containers.runtime(plan),
+        containers.sidecar(plan),
+        *containers.connectors(plan),
+        *(as_data(container) for container in spec.sidecars),
+    ]
+    template_spec["volumes"] = _volumes(plan)
+    if spec.node_selector:
+        template_spec["nodeSelector"] = spec.node_selector
+    if spec.tolerations:
+        template_spec["tolerations"] = spec.tolerations
+    deployment_spec: dict[str, Any] = {
+        "selector": {"matchLabels": {"app.kubernetes.io/name": plan.actor}},
+        "template": {"metadata": {"labels": pod_labels(plan)}, "spec": template_spec},
+    }
+    if not spec.scaling.enabled:
+        deployment_spec = {"replicas": spec.replicas} | deployment_spec
+    manifest = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {
+            "name": plan.actor,
+            "namespace": plan.namespace,
+            "labels": meta.labels(plan, "actor") | {"asya.sh/inject": "true"},
+        },
+        "spec": deployment_spec,
+    }
+    return meta.compose(plan, manifest, watch=True)

@@ -1,0 +1,65 @@
+"""The RabbitMQ transport: no composed queue (the sidecar declares it), the rabbitmq trigger.
+
+Names come from `spec.actor`, as for SQS (differs from upstream, whose RabbitMQ
+composition reads the claim name and can route to a queue nobody consumes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from function.compose.render import meta
+from function.compose.render.transport import QueueState
+from function.models.plan import Plan
+
+
+class RabbitMQ:
+    """A RabbitMQ broker the platform runs; the sidecar declares and binds the queue over AMQP."""
+
+    name = "rabbitmq"
+
+    def resources(self, plan: Plan) -> dict[str, dict[str, Any]]:
+        """Nothing: the queue is declared by the sidecar when it starts."""
+        return {}
+
+    def readiness(self, plan: Plan, queue: QueueState) -> dict[str, bool]:
+        """No composed resources of its own."""
+        return {}
+
+    def queue(self, plan: Plan) -> QueueState:
+        """Always ready: the sidecar declares the queue (durable) before it consumes."""
+        return QueueState(True, "", identifier=meta.queue_name(plan))
+
+    def scaler_waits_for(self, plan: Plan) -> str:
+        """Nothing: the trigger names the queue, which needs no cloud resource first."""
+        return ""
+
+    def authentication(self, plan: Plan) -> dict[str, Any]:
+        """The broker's URL (`host`) from the Secret the platform provides."""
+        ref = plan.settings.rabbitmq.keda.secret_ref
+        return {"secretTargetRef": [{"parameter": "host", "name": ref.name, "key": ref.host_key}]}
+
+    def trigger(self, plan: Plan, authentication: str | None) -> dict[str, Any]:
+        """Scale on the queue's length."""
+        metadata = {
+            "queueName": meta.queue_name(plan),
+            "mode": "QueueLength",
+            "value": str(plan.spec.scaling.queue_length),
+        }
+        return meta.trigger("rabbitmq", metadata, authentication)
+
+    def sidecar_env(self, plan: Plan) -> list[dict[str, Any]]:
+        """The transport, and the broker URL when the Input sets one."""
+        env = [{"name": "ASYA_TRANSPORT", "value": self.name}]
+        if plan.settings.rabbitmq.url:
+            env.append({"name": "ASYA_RABBITMQ_URL", "value": plan.settings.rabbitmq.url})
+        return env
+
+    def sidecar_env_from(self, plan: Plan) -> list[dict[str, Any]]:
+        """Broker credentials from `rabbitmq.credsSecret`, when set."""
+        secret = plan.settings.rabbitmq.creds_secret
+        return [{"secretRef": {"name": secret}}] if secret else []
+
+    def uses_irsa(self, plan: Plan) -> bool:
+        """Never: RabbitMQ needs no cloud identity."""
+        return False

@@ -1,0 +1,164 @@
+"""The SQS transport: a Queue managed resource, the aws-sqs-queue trigger, the sidecar's AWS settings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from function.compose import observed
+from function.compose.render import meta
+from function.compose.render.transport import QueueState
+from function.errors import InputError
+from function.models.plan import Plan
+
+QUEUE = "sqs-queue"
+# SQS queue names: at most 80 characters of letters, digits, hyphens and underscores.
+MAX_QUEUE_NAME = 80
+
+
+def queue_name(plan: Plan) -> str:
+    """Return `asya-<namespace>-<actor>`.
+
+    Raises:
+        InputError: when the name is longer than SQS allows.
+    """
+    name = meta.queue_name(plan)
+    if len(name) > MAX_QUEUE_NAME:
+        raise InputError(
+            f"cannot name the queue: {name!r} is {len(name)} characters, SQS allows {MAX_QUEUE_NAME}; "
+            "shorten the actor or namespace name"
+        )
+    return name
+
+
+def queue_url(plan: Plan) -> str:
+    """The queue's URL once the provider reports it ('' before)."""
+    body = plan.observed.get(QUEUE)
+    return observed.at_provider(body, "id") or observed.at_provider(body, "url")
+
+
+def known_queue_url(plan: Plan) -> str:
+    """The queue URL: observed on the queue, else the one the ScaledObject already has.
+
+    Once a ScaledObject exists it keeps being rendered, so a transient queue status
+    without the URL never deletes the autoscaler.
+    """
+    url = queue_url(plan)
+    if url:
+        return url
+    for trigger in (
+        observed.manifest_spec(plan.observed.get(meta.SCALED_OBJECT)).get("triggers") or []
+    ):
+        if isinstance(trigger, Mapping) and trigger.get("name") == meta.TRIGGER:
+            existing = (trigger.get("metadata") or {}).get("queueURL")
+            if isinstance(existing, str) and existing:
+                return existing
+    return ""
+
+
+class SQS:
+    """Amazon SQS, through provider-upjet-aws."""
+
+    name = "sqs"
+
+    def resources(self, plan: Plan) -> dict[str, dict[str, Any]]:
+        """The SQS Queue managed resource."""
+        aws, sqs = plan.settings.aws, plan.settings.sqs
+        for_provider: dict[str, Any] = {
+            "name": queue_name(plan),
+            "region": aws.region,
+            "visibilityTimeoutSeconds": sqs.visibility_timeout_seconds,
+            "messageRetentionSeconds": sqs.message_retention_seconds,
+            "receiveWaitTimeSeconds": sqs.receive_wait_time_seconds,
+            "tags": {"asya.sh/namespace": plan.namespace, "asya.sh/actor": plan.actor}
+            | dict(aws.tags),
+        }
+        if aws.account_id:
+            dlq = f"arn:aws:sqs:{aws.region}:{aws.account_id}:asya-{plan.namespace}-dlq"
+            for_provider["redrivePolicy"] = json.dumps(
+                {"deadLetterTargetArn": dlq, "maxReceiveCount": sqs.dlq.max_receive_count},
+                separators=(",", ":"),
+            )
+        queue = meta.managed(
+            plan,
+            "Queue",
+            ("sqs.aws.upbound.io/v1beta1", "sqs.aws.m.upbound.io/v1beta1"),
+            aws.provider_config_name,
+            {"labels": meta.labels(plan, "queue")},
+            for_provider,
+        )
+        return {QUEUE: queue}
+
+    def readiness(self, plan: Plan, queue: QueueState) -> dict[str, bool]:
+        """The queue is ready once Ready with a URL."""
+        return {QUEUE: queue.ready}
+
+    def queue(self, plan: Plan) -> QueueState:
+        """Ready when the Queue is Ready=True and has its URL; the ARN identifies it."""
+        body = plan.observed.get(QUEUE)
+        url, arn = queue_url(plan), observed.at_provider(body, "arn")
+        if body is None:
+            return QueueState(False, "waiting for the queue to be created")
+        if failure := observed.apply_failure(body):
+            return QueueState(False, f"queue {failure}", url, arn)
+        status = observed.manifest_status(body)
+        if not observed.is_true(status, "Ready"):
+            found = observed.describe(observed.condition(status, "Ready"), "Ready")
+            return QueueState(False, f"waiting for the queue to become ready: {found}", url, arn)
+        if not url:
+            return QueueState(False, "waiting for the queue URL", url, arn)
+        return QueueState(True, "", url, arn)
+
+    def scaler_waits_for(self, plan: Plan) -> str:
+        """The trigger needs the queue's URL."""
+        return "" if known_queue_url(plan) else "the queue URL"
+
+    def authentication(self, plan: Plan) -> dict[str, Any]:
+        """How KEDA authenticates to read the queue's length."""
+        keda = plan.settings.keda
+        if keda.auth_provider == "podIdentity":
+            return {"podIdentity": {"provider": "aws"}}
+        ref = keda.secret_ref
+        return {
+            "secretTargetRef": [
+                {"parameter": "awsAccessKeyID", "name": ref.name, "key": ref.access_key_id_key},
+                {
+                    "parameter": "awsSecretAccessKey",
+                    "name": ref.name,
+                    "key": ref.secret_access_key_key,
+                },
+            ]
+        }
+
+    def trigger(self, plan: Plan, authentication: str | None) -> dict[str, Any]:
+        """Scale on the queue's length."""
+        metadata = {
+            "queueURL": known_queue_url(plan),
+            "queueLength": str(plan.spec.scaling.queue_length),
+            "awsRegion": plan.settings.aws.region,
+        }
+        if plan.settings.sidecar.sqs_endpoint:
+            metadata["awsEndpoint"] = plan.settings.sidecar.sqs_endpoint
+        return meta.trigger("aws-sqs-queue", metadata, authentication)
+
+    def sidecar_env(self, plan: Plan) -> list[dict[str, Any]]:
+        """The sidecar's region, the queue URL once known, and a custom endpoint."""
+        env = [
+            {"name": "ASYA_TRANSPORT", "value": self.name},
+            {"name": "ASYA_AWS_REGION", "value": plan.settings.aws.region},
+        ]
+        if url := queue_url(plan):
+            env.append({"name": "ASYA_QUEUE_URL", "value": url})
+        if plan.settings.sidecar.sqs_endpoint:
+            env.append({"name": "ASYA_SQS_ENDPOINT", "value": plan.settings.sidecar.sqs_endpoint})
+        return env
+
+    def sidecar_env_from(self, plan: Plan) -> list[dict[str, Any]]:
+        """AWS keys from `sidecar.awsCredsSecret`, when set."""
+        secret = plan.settings.sidecar.aws_creds_secret
+        return [{"secretRef": {"name": secret}}] if secret else []
+
+    def uses_irsa(self, plan: Plan) -> bool:
+        """IRSA when the Input enables it."""
+        return plan.settings.irsa.enabled

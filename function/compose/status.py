@@ -1,0 +1,113 @@
+"""The actor's status and each composed resource's readiness, from what Crossplane observed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from function.compose import observed
+from function.compose.render import meta, transports
+from function.models.plan import Plan
+
+
+class Phase(StrEnum):
+    """The actor's phase, shown in the Status column."""
+
+    CREATING = "Creating"
+    READY = "Ready"
+    NAPPING = "Napping"
+
+
+@dataclass(frozen=True)
+class Report:
+    """The XR status to write and which composed resources are ready."""
+
+    phase: Phase
+    status: dict[str, Any]
+    ready: dict[str, bool]
+
+
+def _blocked(body: Mapping[str, Any] | None, kind: str) -> str:
+    """What keeps an observed object from being looked at yet ('' when nothing does)."""
+    if body is None:
+        return f"waiting for the {kind} to be created"
+    if failure := observed.apply_failure(body):
+        return f"{kind} {failure}"
+    if observed.awaits_manifest(body):
+        return f"waiting for provider-kubernetes to observe the {kind}"
+    return ""
+
+
+def _keda(plan: Plan, rendered: dict[str, Any]) -> tuple[bool, str]:
+    if not plan.spec.scaling.enabled:
+        return True, ""
+    if meta.SCALED_OBJECT not in rendered:
+        waits_for = transports.of(plan).scaler_waits_for(plan)
+        return False, f"waiting for {waits_for} before creating the ScaledObject"
+    body = plan.observed.get(meta.SCALED_OBJECT)
+    if blocked := _blocked(body, "ScaledObject"):
+        return False, blocked
+    status = observed.manifest_status(body)
+    if not observed.is_true(status, "Ready"):
+        found = observed.condition(status, "Ready")
+        return False, f"ScaledObject is not ready: {observed.describe(found, 'Ready')}"
+    return True, ""
+
+
+def _workload(plan: Plan) -> tuple[bool, int, int, str]:
+    body = plan.observed.get(meta.DEPLOYMENT)
+    if blocked := _blocked(body, "Deployment"):
+        return False, 0, 0, blocked
+    status = observed.manifest_status(body)
+    replicas, ready = observed.number(status, "replicas"), observed.number(status, "readyReplicas")
+    if not observed.is_true(status, "Available"):
+        found = observed.condition(status, "Available")
+        detail = observed.bounded(str((found or {}).get("message") or ""))
+        detail = detail or f"{ready}/{replicas} ready replicas"
+        return False, replicas, ready, f"Deployment is not available: {detail}"
+    # Available: ready, however many replicas are still starting (the counts say so).
+    return True, replicas, ready, ""
+
+
+def _exists(plan: Plan, name: str) -> bool:
+    """Ready once observed and applied: there is nothing further to wait for."""
+    return name in plan.observed and not observed.apply_failure(plan.observed[name])
+
+
+def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
+    """Compute the phase, the status block, and each rendered resource's readiness."""
+    transport = transports.of(plan)
+    queue = transport.queue(plan)
+    queue_ready, queue_message = queue.ready, queue.message
+    keda_ready, keda_message = _keda(plan, rendered)
+    workload_ready, replicas, ready_replicas, workload_message = _workload(plan)
+    phase = Phase.CREATING
+    if queue_ready and keda_ready and workload_ready:
+        phase = Phase.NAPPING if replicas == 0 else Phase.READY
+    status: dict[str, Any] = {"phase": phase.value}
+    if queue.url:
+        status["queueUrl"] = queue.url
+    if queue.identifier:
+        status["queueIdentifier"] = queue.identifier
+    status["infrastructure"] = {
+        "queue": {"ready": queue_ready, "message": queue_message},
+        "keda": {"ready": keda_ready, "message": keda_message},
+        "workload": {
+            "ready": workload_ready,
+            "replicas": replicas,
+            "readyReplicas": ready_replicas,
+            "message": workload_message,
+        },
+    }
+    readiness = {
+        **transport.readiness(plan, queue),
+        meta.SERVICE_ACCOUNT: _exists(plan, meta.SERVICE_ACCOUNT),
+        meta.TRIGGER_AUTHENTICATION: _exists(plan, meta.TRIGGER_AUTHENTICATION),
+        meta.SCALED_OBJECT: keda_ready and meta.SCALED_OBJECT in plan.observed,
+        meta.DEPLOYMENT: workload_ready,
+    }
+    return Report(
+        phase=phase, status=status, ready={name: readiness.get(name, False) for name in rendered}
+    )

@@ -1,0 +1,291 @@
+"""The boundary: runs the stages, writes the response, and turns every failure into a Fatal result."""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+import threading
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+from crossplane.function import logging, response
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from function import errors, parse
+from function.codec import response as reply
+from function.codec import structs
+from function.compose import render, status
+from function.models.input import Input
+from function.models.plan import Plan
+from function.models.xr import Composite
+from function.resolve import flavors, merge, requirements
+from function.resolve import sources as flavor_sources
+
+INTERNAL_ERROR = (
+    "cannot compose resources: internal error in function-asya (see the function's logs)"
+)
+RESOLVED_SPEC_CONTEXT_KEY = "asya.sh/resolved-spec"
+FLAVORS_CONDITION = "FlavorsResolved"
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Crossplane has not fetched the flavors yet: ask for them and compose nothing."""
+
+    settings: Input
+
+
+@dataclass(frozen=True)
+class Composed:
+    """Every stage succeeded: what to write into the response."""
+
+    settings: Input
+    resolution: flavors.Resolution
+    rendered: dict[str, dict[str, Any]]
+    report: status.Report
+
+
+class AppliedFlavors:
+    """The flavors last applied to each actor, so "Flavors applied" is logged when they change.
+
+    Bounded (the oldest actors are forgotten, and logged again when next seen) and
+    thread-safe. It changes what is logged, never an answer.
+    """
+
+    SIZE = 10_000
+
+    def __init__(self) -> None:
+        """Remember nothing yet."""
+        self._last: collections.OrderedDict[str, tuple[str, ...]] = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def changed(self, actor: str, applied: tuple[str, ...]) -> bool:
+        """Record what was applied to an actor; tell whether it differs from last time."""
+        with self._lock:
+            before = self._last.pop(actor, None)
+            self._last[actor] = applied
+            if len(self._last) > self.SIZE:
+                self._last.popitem(last=False)
+        return before != applied
+
+
+class FunctionRunner:
+    """Resolves an AsyncActor's flavors, renders its resources, and reports its phase.
+
+    It keeps no state between calls beyond its caches, which are keyed on content
+    (so they never change an answer), and the flavors last logged per actor (which
+    change only what is logged); all are safe to share between threads.
+    """
+
+    def __init__(self) -> None:
+        """Create a runner with empty caches."""
+        self.log = logging.get_logger()
+        self.caches = parse.Caches()
+        self.applied = AppliedFlavors()
+
+    def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+        """Run the function once and return the response as one message (tests and tools read it)."""
+        answer = self.reply(req)
+        for job in answer.after:
+            job()
+        return answer.message()
+
+    def reply(self, req: fnv1.RunFunctionRequest) -> reply.Reply:
+        """Run the function once; never raises, never returns a gRPC error.
+
+        The log line of an actor whose flavors changed is left in `after`, for the
+        server to write once the response is on its way.
+        """
+        # Known as soon as the XR is read, so every error path keeps asking for
+        # the flavors (a response without them would make Crossplane drop them).
+        wanted: list[requirements.Requirement] = []
+        try:
+            xr = parse.composite(req)
+            wanted = requirements.for_flavors(xr.flavors)
+            settings = parse.settings(req, self.caches)
+            if namespace := flavor_namespace(req, xr, settings):
+                wanted = requirements.for_flavors(xr.flavors, namespace)
+            outcome = pipeline(req, xr, settings, wanted, namespace, self.caches)
+            answer = respond(req, wanted, outcome)
+        except errors.FunctionError as exc:
+            return reply.Reply(fatal(req, exc, wanted))
+        except Exception as exc:  # noqa: BLE001  # The boundary: nothing may escape.
+            # Not log.exception: its tracebacks carry the message and every frame's
+            # locals, which hold the user's env values and secret names.
+            self.log.error(  # noqa: TRY400  # see above
+                "Unexpected error while running the function",
+                error=type(exc).__qualname__,
+                at=where(exc),
+            )
+            return reply.Reply(fatal(req, None, wanted))
+        if isinstance(outcome, Composed) and outcome.resolution.applied:
+            applied = outcome.resolution.applied
+            if self.applied.changed(f"{xr.namespace}/{xr.name}", applied):
+                note = functools.partial(
+                    self.log.info, "Flavors applied", actor=xr.name, flavors=list(applied)
+                )
+                return dataclasses.replace(answer, after=(note,))
+        return answer
+
+
+def where(exc: BaseException) -> list[str]:
+    """The frames an exception passed through, as file:line in function, without values."""
+    return [
+        f"{frame.filename}:{frame.lineno} in {frame.name}"
+        for frame in traceback.extract_tb(exc.__traceback__)
+    ]
+
+
+def flavor_namespace(req: fnv1.RunFunctionRequest, xr: Composite, settings: Input) -> str | None:
+    """The namespace to look for namespace flavors in, or None when they are off (SPEC §5.6).
+
+    Auto turns them on only where Crossplane honours a selector's namespace: a
+    Crossplane that advertises required resources, or a namespaced XR (Crossplane 2).
+    """
+    mode = settings.namespaced_flavors
+    on = mode == "Enabled" or (
+        mode == "Auto" and (xr.namespaced or parse.supports_required_resources(req))
+    )
+    return xr.namespace if on else None
+
+
+def pipeline(
+    req: fnv1.RunFunctionRequest,
+    xr: Composite,
+    settings: Input,
+    wanted: list[requirements.Requirement],
+    namespace: str | None,
+    caches: parse.Caches,
+) -> Pending | Composed:
+    """Run the stages after the XR and Input are read: flavors → resolve → validate → render → status.
+
+    Raises:
+        FunctionError: for any input the composition cannot proceed with.
+    """
+    fetched = parse.required(req, [r.key for r in wanted], caches)
+    if fetched is None:
+        return Pending(settings)
+    resolution = flavor_sources.resolve_actor(
+        xr, settings, wanted, fetched, namespace, caches.merges
+    )
+    plan = Plan(
+        xr=xr, spec=resolution.spec, settings=settings, observed=parse.observed_resources(req)
+    )
+    rendered = render.render_all(plan)
+    return Composed(settings, resolution, rendered, status.derive(plan, rendered))
+
+
+def respond(
+    req: fnv1.RunFunctionRequest,
+    wanted: list[requirements.Requirement],
+    outcome: Pending | Composed,
+) -> reply.Reply:
+    """Write the response for what the stages produced.
+
+    Called only once every stage has succeeded, so an error can never leave a
+    half-written desired state behind. The desired state and the context this
+    function writes go as bytes after the message (`reply` says why and how);
+    every key they carry replaces the same key an earlier step wrote.
+    """
+    rsp = response.to(req, ttl=outcome.settings.ttl_delta())
+    _require(rsp, wanted)
+    if isinstance(outcome, Pending):
+        return reply.Reply(rsp)
+    resolution, report = outcome.resolution, outcome.report
+    composite = rsp.desired.composite.resource
+    earlier = structs.value_of(composite.fields["status"]) if "status" in composite.fields else {}
+    merged_status = merge.overlay(earlier if isinstance(earlier, dict) else {}, report.status)
+    # The resolved spec goes to the desired XR and the context so that functions
+    # later in the pipeline read what this one rendered (SPEC §5.5). Crossplane
+    # never persists a desired XR spec: this is a hand-off, not a write. Its bytes
+    # are written once, for both.
+    spec = structs.encode(resolution.data)
+    desired = reply.desired(
+        rsp,
+        reply.struct_entry("spec", spec) + structs.encode({"status": merged_status}),
+        {
+            name: (
+                structs.encode(body),
+                fnv1.READY_TRUE if report.ready[name] else fnv1.READY_FALSE,
+            )
+            for name, body in outcome.rendered.items()
+        },
+    )
+    context = reply.context(reply.struct_entry(RESOLVED_SPEC_CONTEXT_KEY, spec))
+    for warning in resolution.warnings:
+        rsp.results.append(
+            fnv1.Result(
+                severity=fnv1.SEVERITY_WARNING,
+                message=warning,
+                reason="FlavorWarning",
+                target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
+            )
+        )
+    applied = ", ".join(resolution.applied)
+    _condition(
+        rsp,
+        True,
+        "Resolved",
+        f"Applied {len(resolution.applied)} flavor{'' if len(resolution.applied) == 1 else 's'}"
+        + (f": {applied}" if applied else ""),
+    )
+    return reply.Reply(rsp, desired + context)
+
+
+def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requirement]) -> None:
+    """Declare every requirement in both the v2 and the Crossplane 1.x fields."""
+    for requirement in wanted:
+        selector = fnv1.ResourceSelector(
+            api_version=requirement.api_version,
+            kind=requirement.kind,
+            match_name=requirement.flavor,
+        )
+        if requirement.namespace:
+            selector.namespace = requirement.namespace
+        rsp.requirements.resources[requirement.key].CopyFrom(selector)
+        # Crossplane 1.x ignores a selector's namespace: never ask it for a namespaced one.
+        if requirement.legacy:
+            rsp.requirements.extra_resources[requirement.key].CopyFrom(selector)
+
+
+def _condition(rsp: fnv1.RunFunctionResponse, ok: bool, reason: str, message: str) -> None:
+    rsp.conditions.append(
+        fnv1.Condition(
+            type=FLAVORS_CONDITION,
+            status=fnv1.STATUS_CONDITION_TRUE if ok else fnv1.STATUS_CONDITION_FALSE,
+            reason=reason,
+            message=message,
+            target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
+        )
+    )
+
+
+def fatal(
+    req: fnv1.RunFunctionRequest,
+    exc: errors.FunctionError | None,
+    wanted: list[requirements.Requirement] | None = None,
+) -> fnv1.RunFunctionResponse:
+    """Return a response carrying a Fatal result and only what earlier steps desired.
+
+    Crossplane applies nothing and deletes nothing after a Fatal result, so the
+    user's existing resources stay exactly as they are. Reads nothing it could
+    fail on: this is every error path's last step.
+    """
+    rsp = fnv1.RunFunctionResponse(meta=fnv1.ResponseMeta(tag=req.meta.tag))
+    rsp.desired.CopyFrom(req.desired)
+    rsp.context.CopyFrom(req.context)
+    message = str(exc) if exc is not None else INTERNAL_ERROR
+    rsp.results.append(
+        fnv1.Result(
+            severity=fnv1.SEVERITY_FATAL,
+            message=message,
+            reason=exc.reason if exc is not None else "InternalError",
+            target=fnv1.TARGET_COMPOSITE,
+        )
+    )
+    if isinstance(exc, errors.FlavorError):
+        _condition(rsp, False, exc.reason, message)
+    _require(rsp, wanted or [])
+    return rsp

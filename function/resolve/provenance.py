@@ -1,0 +1,78 @@
+"""Where each value of a resolved spec came from, and the one shape every spec error takes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from function.errors import FlavorError, SpecError
+from function.resolve import paths
+
+ACTOR = "the actor's spec"
+MAX_PROBLEMS = 5
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """The resolved spec as plain data and the layers it was resolved from, highest first.
+
+    Sources are found only on the error path: finding one scans the layers.
+    """
+
+    data: dict[str, Any]
+    # (name, data): the actor first, then the flavors in the actor's order.
+    sources: tuple[tuple[str, dict[str, Any]], ...]
+
+    def source(self, path: paths.Path) -> str | None:
+        """Name the first layer that set the value at path (None: a function default)."""
+        return next((name for name, layer in self.sources if paths.contains(layer, path)), None)
+
+    def blame(self, loc: Sequence[str | int], *, missing: bool = False) -> tuple[str, str | None]:
+        """The dotted path of a location in the data, and the layer that set it.
+
+        A value that is missing is blamed on whoever supplied the object lacking it.
+        """
+        path = paths.located(self.data, loc)
+        origin = self.source(path[:-1] if missing and path else path)
+        return paths.dotted(path) or "<spec>", origin
+
+    def refuse(
+        self, loc: Sequence[str | int], message: str, *, missing: bool = False
+    ) -> FlavorError:
+        """The error for one bad value: its path, what is wrong, and where it came from."""
+        return self.refuse_all([(loc, message, missing)])
+
+    def refuse_all(self, problems: Sequence[tuple[Sequence[str | int], str, bool]]) -> FlavorError:
+        """One error for several bad values, each `path: message (from source)`.
+
+        It is a flavor's error when any value came from a flavor, else the actor's.
+        """
+        texts = []
+        wheres = []
+        blamed_flavor = False
+        for loc, message, missing in problems[:MAX_PROBLEMS]:
+            where, origin = self.blame(loc, missing=missing)
+            wheres.append(where)
+            blamed_flavor = blamed_flavor or (origin is not None and origin != ACTOR)
+            texts.append(f"{where}: {message}" + (f" (from {origin})" if origin else ""))
+        text = "; ".join(texts)
+        path = wheres[0] if wheres else ""
+        if blamed_flavor:
+            return FlavorError(f"invalid flavor data: {text}", path=path)
+        return SpecError(f"invalid actor spec: {text}", path=path)
+
+    def invalid(self, exc: ValidationError) -> FlavorError:
+        """The error for a spec that does not validate against the model."""
+        return self.refuse_all(
+            [
+                (
+                    list(error["loc"]),
+                    "unknown field" if error["type"] == "extra_forbidden" else error["msg"],
+                    error["type"] == "missing",
+                )
+                for error in exc.errors(include_url=False)
+            ]
+        )

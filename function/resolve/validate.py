@@ -1,0 +1,245 @@
+"""What the API server would refuse in the pod about to be rendered, refused first (SPEC §6.0).
+
+The spec model checks each value on its own; this stage checks what only the pod
+as a whole shows: names that collide with the platform's or each other, mounts of
+volumes that do not exist, env names Kubernetes rejects. Every error names the
+path and the layer (the actor or a flavor) the value came from.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from function.errors import FlavorError
+from function.models import pod
+from function.models.input import Input
+from function.models.spec import Spec
+from function.resolve.provenance import Provenance
+
+# Kubernetes' DNS-1123 label: container and volume names.
+DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+MAX_NAME = 63
+# Kubernetes 1.34+ accepts any printable ASCII but "=" in an env var name.
+ENV_NAME = re.compile(r"^[ -<>-~]+$")
+
+Loc = tuple[str | int, ...]
+
+
+def check(spec: Spec, settings: Input, origin: Provenance) -> None:
+    """Refuse a resolved spec whose pod Kubernetes would not accept.
+
+    Raises:
+        FlavorError: (or its SpecError form for the actor's own values) naming the
+            path and its source.
+    """
+    volumes = _volumes(origin)
+    _container_names(origin)
+    _runtime_env(origin)
+    _runtime_mounts(spec, settings, volumes, origin)
+    _sidecar_env(origin)
+    _connector_env(origin)
+    for field in ("sidecars", "initContainers"):
+        for index, container in enumerate(origin.data.get(field) or []):
+            _user_container((field, index), container, volumes, origin)
+
+
+def _volumes(origin: Provenance) -> set[str]:
+    names = set(pod.PLATFORM_VOLUMES)
+    for index, volume in enumerate(origin.data.get("volumes") or []):
+        loc: Loc = ("volumes", index, "name")
+        name = volume.get("name") if isinstance(volume, Mapping) else None
+        if not isinstance(name, str) or not name:
+            raise origin.refuse(loc[:2], "a volume needs a name")
+        if problem := _dns_label_problem(name):
+            raise origin.refuse(loc, f"{name!r} is not a valid volume name: {problem}")
+        if name in pod.PLATFORM_VOLUMES:
+            raise origin.refuse(loc, f"{name!r} is a volume the platform adds; pick another name")
+        if name in names:
+            raise origin.refuse(loc, f"the volume {name!r} is defined twice")
+        names.add(name)
+    return names
+
+
+def _container_names(origin: Provenance) -> None:
+    """Every container of the pod (init containers included) has a valid name of its own."""
+    data = origin.data
+    named: list[tuple[str, Loc]] = [
+        (pod.connector_name(proxy["name"]), ("stateProxy", index, "name"))
+        for index, proxy in enumerate(data.get("stateProxy") or [])
+    ]
+    for field in ("sidecars", "initContainers"):
+        named += [
+            (str(container["name"]), (field, index, "name"))
+            for index, container in enumerate(data.get(field) or [])
+        ]
+    seen = {pod.RUNTIME, pod.SIDECAR}
+    for name, loc in named:
+        if problem := _dns_label_problem(name):
+            raise origin.refuse(loc, f"the container name {name!r} is invalid: {problem}")
+        if name in seen:
+            raise origin.refuse(loc, f"the container name {name!r} is used twice in the pod")
+        seen.add(name)
+
+
+def _dns_label_problem(name: str) -> str:
+    if len(name) > MAX_NAME:
+        return f"{len(name)} characters, at most {MAX_NAME}"
+    if not DNS_LABEL.match(name):
+        return "lowercase letters, digits and '-' only, starting and ending with a letter or digit"
+    return ""
+
+
+def _env_problem(name: Any) -> str:
+    if not isinstance(name, str) or not name:
+        return "an env var needs a name"
+    if not ENV_NAME.match(name):
+        return f"{name!r} is not a valid env var name: printable ASCII other than '=' only"
+    return ""
+
+
+def _unique_env(
+    origin: Provenance, entries: Iterable[tuple[Any, Loc]], reserved: frozenset[str], where: str
+) -> None:
+    """Env names valid, none the platform's, none twice in one container."""
+    seen: dict[str, Loc] = {}
+    for name, loc in entries:
+        if problem := _env_problem(name):
+            raise origin.refuse(loc, problem, missing=not name)
+        if name in reserved:
+            raise origin.refuse(loc, f'"{name}" is set by the platform in the {where}')
+        if name in seen:
+            raise origin.refuse(loc, f'"{name}" is defined twice in the {where}')
+        seen[name] = loc
+
+
+def _runtime_env(origin: Provenance) -> None:
+    """The runtime's env: `env` and `secretRefs` share one container and one namespace."""
+    data = origin.data
+
+    def where(loc: Loc) -> str:
+        _, source = origin.blame(loc)
+        field = (
+            "env" if loc[0] == "env" else f"secretRefs[{data['secretRefs'][loc[1]]['secretName']}]"
+        )
+        return f"{field} (from {source or 'defaults'})"
+
+    seen: dict[str, Loc] = {}
+    entries: list[tuple[Any, Loc]] = [
+        (item.get("name"), ("env", index, "name"))
+        for index, item in enumerate(data.get("env") or [])
+    ]
+    for index, ref in enumerate(data.get("secretRefs") or []):
+        entries += [
+            (key.get("envVar"), ("secretRefs", index, "keys", position, "envVar"))
+            for position, key in enumerate(ref.get("keys") or [])
+        ]
+    for name, loc in entries:
+        if problem := _env_problem(name):
+            raise origin.refuse(loc, problem)
+        if name in pod.RUNTIME_ENV:
+            raise FlavorError(
+                f'invalid env: "{name}" is set by the platform and cannot be set in {where(loc)}'
+            )
+        if name in seen:
+            raise FlavorError(
+                f'invalid env: "{name}" is defined twice, in {where(seen[name])} and in {where(loc)}'
+            )
+        seen[name] = loc
+
+
+def _platform_paths(spec: Spec, settings: Input) -> dict[str, str]:
+    """Paths the platform mounts in the runtime container, and what each is."""
+    found = {
+        settings.sidecar.socket_dir: "the Asya socket directory",
+        pod.TMP_PATH: "the pod's /tmp",
+        settings.sidecar.runtime_mount_path: "the Asya runtime script",
+    }
+    if spec.state_proxy:
+        found[pod.STATE_SOCKETS] = "the state-proxy sockets"
+    for proxy in spec.state_proxy:
+        found[proxy.mount.path] = f"state proxy {proxy.name!r}"
+    return {_normal(path): what for path, what in found.items()}
+
+
+def _normal(path: str) -> str:
+    return posixpath.normpath(path) if path else path
+
+
+def _runtime_mounts(spec: Spec, settings: Input, volumes: set[str], origin: Provenance) -> None:
+    platform = _platform_paths(spec, settings)
+    _mounts(origin, "volumeMounts", origin.data.get("volumeMounts") or [], volumes, platform)
+
+
+def _mounts(
+    origin: Provenance,
+    base: str | Loc,
+    mounts: Sequence[Any],
+    volumes: set[str],
+    platform: Mapping[str, str],
+) -> None:
+    """Each mount names an existing volume at a path of its own in its container."""
+    prefix: Loc = (base,) if isinstance(base, str) else base
+    seen: dict[str, Loc] = {}
+    for index, mount in enumerate(mounts):
+        loc: Loc = (*prefix, index)
+        if not isinstance(mount, Mapping):
+            raise origin.refuse(loc, "a volume mount must be a map")
+        path, name = mount.get("mountPath"), mount.get("name")
+        if not isinstance(path, str) or not path:
+            raise origin.refuse(
+                (*loc, "mountPath"), "a volume mount needs a mountPath", missing=True
+            )
+        if not isinstance(name, str) or not name:
+            raise origin.refuse(
+                (*loc, "name"), "a volume mount needs the name of a volume", missing=True
+            )
+        if name not in volumes:
+            raise origin.refuse((*loc, "name"), f"no volume named {name!r} in the pod")
+        normal = _normal(path)
+        if normal in platform:
+            raise origin.refuse(
+                (*loc, "mountPath"), f"{path} is where the platform mounts {platform[normal]}"
+            )
+        if normal in seen:
+            raise origin.refuse((*loc, "mountPath"), f"{path} is mounted twice in one container")
+        seen[normal] = loc
+
+
+def _sidecar_env(origin: Provenance) -> None:
+    sidecar = origin.data.get("sidecar") or {}
+    entries = [
+        (item.get("name"), ("sidecar", "env", index, "name"))
+        for index, item in enumerate(sidecar.get("env") or [])
+    ]
+    _unique_env(origin, entries, pod.SIDECAR_ENV, "Asya sidecar")
+
+
+def _connector_env(origin: Provenance) -> None:
+    for index, proxy in enumerate(origin.data.get("stateProxy") or []):
+        connector = proxy.get("connector") or {}
+        entries = [
+            (item.get("name"), ("stateProxy", index, "connector", "env", position, "name"))
+            for position, item in enumerate(connector.get("env") or [])
+        ]
+        _unique_env(origin, entries, pod.CONNECTOR_ENV, f"connector of {proxy['name']!r}")
+
+
+def _user_container(
+    loc: Loc, container: Mapping[str, Any], volumes: set[str], origin: Provenance
+) -> None:
+    """A user's sidecar or init container: its env and mounts follow the same rules."""
+    env = container.get("env")
+    if env is not None and not isinstance(env, list):
+        raise origin.refuse((*loc, "env"), "env must be a list")
+    entries = [
+        (item.get("name") if isinstance(item, Mapping) else None, (*loc, "env", index, "name"))
+        for index, item in enumerate(env or [])
+    ]
+    _unique_env(origin, entries, pod.ANY_PLATFORM_ENV, f"container {container['name']!r}")
+    mounts = container.get("volumeMounts")
+    if mounts is not None and not isinstance(mounts, list):
+        raise origin.refuse((*loc, "volumeMounts"), "volumeMounts must be a list")
+    _mounts(origin, (*loc, "volumeMounts"), mounts or [], volumes, {})

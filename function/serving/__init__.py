@@ -1,0 +1,1 @@
+"""The gRPC server Crossplane calls: requests in, answers out, kept by content."""

@@ -1,0 +1,149 @@
+"""Serve the function over gRPC per Crossplane's function runtime contract."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+from crossplane.function import logging, runtime
+from grpc_reflection.v1alpha import reflection
+
+from function import cache
+from function.serving import wire
+
+CERT_FILES = ("tls.crt", "tls.key", "ca.crt")
+# v1beta1 is v1 under another name, byte for byte: both are served by one handler.
+SERVICES = (
+    "apiextensions.fn.proto.v1.FunctionRunnerService",
+    "apiextensions.fn.proto.v1beta1.FunctionRunnerService",
+)
+MIB = wire.MIB
+
+
+class StartupError(Exception):
+    """The server cannot start: the message says why."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to serve: address, transport security, and limits."""
+
+    address: str = "0.0.0.0:9443"
+    insecure: bool = False
+    tls_certs_dir: str | None = None
+    max_recv_message_mb: int = 4
+    max_send_message_mb: int = 4
+    grace_seconds: float = 5.0
+    # Concurrency, all of it here. Calls run on worker threads, not on the event
+    # loop: a loop busy computing cannot take in the calls queued behind it, and
+    # on SIGTERM gRPC cancels calls it has not taken in. The work is CPU-bound
+    # Python, so a second worker would only contend for the GIL.
+    workers: int = 1
+    # The response cache's budget (MiB): an unchanged actor is answered from it.
+    cache_mb: int = 64
+    # After SIGTERM, calls keep being taken in this long before gRPC stops: a call
+    # already sent (still in the socket or gRPC's queue) starts and is answered
+    # instead of being cancelled. Cache hits make calls short and many in transit.
+    drain_seconds: float = 0.25
+    # How often (seconds) a worker yields the GIL, so the event loop takes in the
+    # calls queued behind the running one. Python's default is 5 ms.
+    switch_interval: float = 0.0005
+
+
+def credentials(tls_certs_dir: str) -> grpc.ServerCredentials:
+    """Load mutual-TLS server credentials from tls.crt, tls.key and ca.crt.
+
+    Raises:
+        StartupError: naming the directory or file that cannot be read.
+    """
+    directory = Path(tls_certs_dir)
+    if not directory.is_dir():
+        raise StartupError(f"TLS certificates directory {tls_certs_dir!r} does not exist")
+    contents = {}
+    for name in CERT_FILES:
+        try:
+            contents[name] = (directory / name).read_bytes()
+        except OSError as exc:
+            raise StartupError(f"cannot read {directory / name}: {exc.strerror}") from None
+    return grpc.ssl_server_credentials(
+        private_key_certificate_chain_pairs=[(contents["tls.key"], contents["tls.crt"])],
+        root_certificates=contents["ca.crt"],
+        require_client_auth=True,
+    )
+
+
+def build(function: wire.Runner, options: Options) -> tuple[grpc.aio.Server, int]:
+    """Create a server that serves v1 and v1beta1 RunFunction and bind its one port.
+
+    Returns:
+        The (not yet started) server and the port it bound.
+
+    Raises:
+        StartupError: when the address cannot be bound or the certificates read.
+    """
+    grpc_options: Sequence[tuple[str, Any]] = [
+        ("grpc.max_receive_message_length", options.max_recv_message_mb * MIB),
+        ("grpc.max_send_message_length", options.max_send_message_mb * MIB),
+        # gRPC sets SO_REUSEPORT by default: a second server would then share the
+        # port and split the traffic instead of failing to start.
+        ("grpc.so_reuseport", 0),
+    ]
+    server = grpc.aio.server(options=grpc_options)
+    handlers = {
+        "RunFunction": wire.run_function_handler(
+            wire.Answers(
+                function,
+                options.max_send_message_mb * MIB,
+                cache.BytesCache(options.cache_mb * MIB),
+            ),
+            options.workers,
+        )
+    }
+    for service in SERVICES:
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
+        server.add_registered_method_handlers(service, handlers)
+    reflection.enable_server_reflection(runtime.SERVICE_NAMES, server)
+    try:
+        # --insecure wins over a certificates directory: binding both on one
+        # address (as the SDK runner does) makes connections fail at random.
+        if options.insecure:
+            port = server.add_insecure_port(options.address)
+        elif options.tls_certs_dir:
+            port = server.add_secure_port(options.address, credentials(options.tls_certs_dir))
+        else:
+            raise StartupError(
+                "no credentials: pass --tls-certs-dir (or set TLS_SERVER_CERTS_DIR) or --insecure"
+            )
+    except RuntimeError as exc:
+        raise StartupError(f"cannot listen on {options.address!r}: {exc}") from None
+    return server, port
+
+
+async def serve(function: wire.Runner, options: Options) -> None:
+    """Serve until SIGTERM or SIGINT, then let in-flight calls finish and return.
+
+    Raises:
+        StartupError: when the server cannot start.
+    """
+    # Handlers first: the port accepts connections once bound, and a SIGTERM that
+    # arrives before them would kill the process instead of stopping it.
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
+    server, port = build(function, options)
+    sys.setswitchinterval(options.switch_interval)
+    log = logging.get_logger()
+    await server.start()
+    host = options.address.rsplit(":", 1)[0]
+    log.info("Serving", address=f"{host}:{port}", tls=not options.insecure)
+    await stopping.wait()
+    log.info("Shutting down", grace_seconds=options.grace_seconds)
+    await asyncio.sleep(options.drain_seconds)
+    await server.stop(grace=options.grace_seconds)
