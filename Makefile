@@ -20,7 +20,7 @@ $(BIN)/python:
 BUILD_INPUTS := pyproject.toml setup.py function/codec/_structwire.c
 
 # pip --quiet hides setuptools' warning when the optional C codec cannot be built.
-CODEC_CHECK := $(BIN)/python -c "from function.codec import structs; structs.accelerated() or print('note: the C Struct codec was not built (no C compiler or Python headers: gcc, python3-dev); function-asya uses protobuf\'s API instead, with the same answers, more slowly')"
+CODEC_CHECK := $(BIN)/python -c "from function.codec import structs; structs.accelerated() or print('note: the C Struct encoder was not built (no C compiler or Python headers: gcc, python3-dev); function-asya uses protobuf\'s API instead, with the same answers, more slowly')"
 
 $(STAMP): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .

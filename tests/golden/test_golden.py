@@ -49,7 +49,7 @@ def test_protobufs_own_api_renders_every_golden_file_as_the_c_codec_does(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Where no C compiler built the codec, structs uses protobuf's API: same answers."""
-    monkeypatch.setattr(structs, "_codec", None)
+    monkeypatch.setattr(structs, "_encoder", None)
     for case in CASES:
         assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), case.name
 
