@@ -1,6 +1,6 @@
 """Instructions per distinct call, counted by callgrind: repeatable where times are not.
 
-Runs the serving path (decode, then `wire.Answers.answer` with the cache on) for 20
+Runs the serving path (decode, then `answers.Answers.answer` with the cache on) for 20
 and for 120 distinct benchmark requests after 20 warm-up ones, each run under
 `valgrind --tool=callgrind`, and prints the difference of the two totals divided by
 100. `--root` measures another checkout of the project (its `function` package is
@@ -30,20 +30,20 @@ def serve_calls(calls: int, *, heavy: bool, root: str | None) -> None:
     from crossplane.function import logging
 
     from bench import request as bench_request
-    from function import cache
     from function import pipeline as fn
-    from function.serving import wire
+    from function.serving import answers as serving
+    from function.serving import request
 
     logging.configure(level=logging.Level.INFO)
     payloads = [
         bench_request.request(i, heavy=heavy).SerializeToString() for i in range(WARM + max(RUNS))
     ]
-    answers = wire.Answers(fn.FunctionRunner(), 4 * 1024 * 1024, cache.BytesCache(64 << 20))
+    answers = serving.Answers(fn.FunctionRunner(), 4 * 1024 * 1024, 64 << 20)
     for payload in payloads[: WARM + calls]:
-        request = wire.decode(payload)
-        if isinstance(request, wire.Undecodable):
-            raise SystemExit(f"a benchmark request does not decode: {request.error}")
-        answers.answer(request)
+        decoded = request.decode(payload)
+        if isinstance(decoded, request.Undecodable):
+            raise SystemExit(f"a benchmark request does not decode: {decoded.error}")
+        answers.answer(decoded)
 
 
 def instructions(calls: int, *, heavy: bool, root: str | None) -> int:

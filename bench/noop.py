@@ -8,16 +8,16 @@ import asyncio
 from crossplane.function import response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function.codec import response as reply
+from function.codec.response import Answer
 from function.serving import server
 
 
 class NoopRunner:
     """Copies tag, desired state and context into the response, as every function starts."""
 
-    def reply(self, req: fnv1.RunFunctionRequest) -> reply.Reply:
+    def answer(self, req: fnv1.RunFunctionRequest) -> Answer:
         """Return the desired state unchanged (called by the server off its event loop)."""
-        return reply.Reply(response.to(req))
+        return Answer(response.to(req))
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """Where a distinct call's time goes, stage by stage, in process (BENCHMARKS.md's per-stage table).
 
-Runs the serving path (decode, then `wire.Answers.answer` with the response cache on)
+Runs the serving path (decode, then `answers.Answers.answer` with the response cache on)
 for distinct benchmark requests, each once, timing each stage's function with the
 thread's CPU clock; prints the median per stage in microseconds. Stages nest: the
-Struct writes happen inside `respond`, which is shown without them.
+Struct writes happen inside `write`, which is shown without them.
 
     python -m bench.stages [--heavy] [--calls N]
 """
@@ -21,26 +21,28 @@ from typing import Any
 from crossplane.function import logging
 
 from bench import request as bench_request
-from function import cache, parse
+from function import parse
 from function import pipeline as fn
 from function.codec import structs
 from function.compose import render, status
 from function.resolve import sources as flavor_sources
-from function.serving import wire
+from function.serving import answers as serving
+from function.serving import question, request
 
 # (module, function, label), in the order a call runs them.
 STAGES: tuple[tuple[Any, str, str], ...] = (
-    (wire, "question", "request digest (the cache's key)"),
+    (question, "key", "request digest (the response cache's key)"),
     (parse, "composite", "observed XR -> dict"),
-    (parse, "settings", "Input (cached per content)"),
-    (parse, "required", "flavors -> dict (cached per content)"),
+    (parse, "resolve_key", "resolve memo's key"),
+    (parse, "settings", "Input"),
+    (parse, "required", "flavors -> dict"),
     (flavor_sources, "resolve_actor", "resolve: merge, layer, validate"),
     (render, "render_all", "render 5 resources"),
     (status, "derive", "status"),
-    (fn, "respond", "respond, without the Struct writes"),
+    (fn, "write", "write, without the Struct writes"),
     (structs, "encode", "write Structs (desired XR + 5 resources)"),
-    (wire, "untagged", "serialise the response"),
-    (cache.Compressor, "compress", "compress the kept answer"),
+    (serving, "untagged", "serialise the response"),
+    (serving.Compressor, "compress", "compress the kept answer"),
 )
 
 
@@ -79,22 +81,22 @@ def _measure(spent: dict[str, float], calls: int, *, heavy: bool) -> dict[str, f
     payloads = [
         bench_request.request(i, heavy=heavy).SerializeToString() for i in range(calls + 50)
     ]
-    answers = wire.Answers(fn.FunctionRunner(), 4 * wire.MIB, cache.BytesCache(64 * wire.MIB))
+    answers = serving.Answers(fn.FunctionRunner(), 4 * serving.MIB, 64 * serving.MIB)
     samples: dict[str, list[float]] = {}
     for index, payload in enumerate(payloads):
         spent.clear()
         began = time.thread_time()
-        request = wire.decode(payload)
+        decoded = request.decode(payload)
         spent["decode the request"] = time.thread_time() - began
-        if isinstance(request, wire.Undecodable):
-            raise SystemExit(f"benchmark request {index} does not decode: {request.error}")
-        answers.answer(request)
+        if isinstance(decoded, request.Undecodable):
+            raise SystemExit(f"benchmark request {index} does not decode: {decoded.error}")
+        answers.answer(decoded)
         spent["total"] = time.thread_time() - began
         if index >= 50:
             for label, seconds in spent.items():
                 samples.setdefault(label, []).append(seconds)
     medians = {label: statistics.median(values) * 1e6 for label, values in samples.items()}
-    medians["respond, without the Struct writes"] -= medians[
+    medians["write, without the Struct writes"] -= medians[
         "write Structs (desired XR + 5 resources)"
     ]
     return medians

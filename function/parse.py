@@ -3,56 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
-from google.protobuf import struct_pb2
 
-from function.cache import ContentCache
+from function.cache import digest
 from function.codec.structs import View, plain, value_of
 from function.errors import InputError
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.xr import Composite
-from function.resolve.flavors import Merged
 
 # The XR metadata the function reads; anything else there is never converted.
 COMPOSITE_METADATA = ("name", "namespace", "labels")
 
 
-INPUT_CACHE_SIZE = 64
-FLAVOR_CACHE_SIZE = 1024
-MERGED_CACHE_SIZE = 256
-
-
-@dataclass(frozen=True)
-class Caches:
-    """What is converted once and reused: Inputs, flavors and their merges, each keyed on content.
-
-    Owned by the runner (one per served function); thread-safe.
-    """
-
-    # Few Inputs exist (one per Composition step), each a frozen model.
-    inputs: ContentCache[fn_input.Input] = field(
-        default_factory=lambda: ContentCache(INPUT_CACHE_SIZE)
-    )
-    # Flavors are shared by many actors and change rarely.
-    flavors: ContentCache[dict[str, Any]] = field(
-        default_factory=lambda: ContentCache(FLAVOR_CACHE_SIZE)
-    )
-    # Most actors list one of a few combinations of flavors.
-    merges: ContentCache[Merged] = field(default_factory=lambda: ContentCache(MERGED_CACHE_SIZE))
-
-
-def settings(req: fnv1.RunFunctionRequest, caches: Caches) -> fn_input.Input:
-    """Return the validated Input; the same Input bytes are parsed once.
+def settings(req: fnv1.RunFunctionRequest) -> fn_input.Input:
+    """Return the validated Input.
 
     Raises:
         InputError: naming every unknown or invalid key.
     """
-    raw = req.input.SerializeToString(deterministic=True)
-    return caches.inputs.get(raw, lambda: fn_input.parse(plain(struct_pb2.Struct.FromString(raw))))
+    return fn_input.parse(plain(req.input))
 
 
 def composite(req: fnv1.RunFunctionRequest) -> Composite:
@@ -85,13 +57,12 @@ def observed_composite(req: fnv1.RunFunctionRequest) -> dict[str, Any]:
 
 
 def required(
-    req: fnv1.RunFunctionRequest, keys: list[str], caches: Caches
+    req: fnv1.RunFunctionRequest, keys: list[str]
 ) -> dict[str, list[dict[str, Any]]] | None:
     """Return what Crossplane fetched for each requirement key.
 
     Crossplane 2.x answers in `required_resources`, 1.18-1.20 in `extra_resources`.
     A key that is absent means "not fetched yet"; present with no items, "missing".
-    Each object is converted once per content (callers must not mutate it).
 
     Returns:
         key → fetched objects, or None while any key has not been fetched yet.
@@ -104,14 +75,8 @@ def required(
             items = req.extra_resources[key].items
         else:
             return None
-        fetched[key] = [_converted(item.resource, caches) for item in items]
+        fetched[key] = [plain(item.resource) for item in items]
     return fetched
-
-
-def _converted(struct: struct_pb2.Struct, caches: Caches) -> dict[str, Any]:
-    # Keyed on the object's bytes, not its uid and resourceVersion: an object
-    # exported with `kubectl get -o yaml` and edited keeps both.
-    return caches.flavors.get(struct.SerializeToString(deterministic=True), lambda: plain(struct))
 
 
 def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, Any]]:
@@ -122,3 +87,33 @@ def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, A
 def supports_required_resources(req: fnv1.RunFunctionRequest) -> bool:
     """Tell whether the caller advertises Crossplane 2's required resources (with namespaces)."""
     return fnv1.CAPABILITY_REQUIRED_RESOURCES in req.meta.capabilities
+
+
+def resolve_key(req: fnv1.RunFunctionRequest) -> bytes:
+    """A digest of everything resolving an actor reads from a request.
+
+    The Input, the XR's spec and the metadata the function reads, the caller's
+    capabilities and everything fetched for it: never its observed composed
+    resources or its status, which change far more often than any of these.
+    """
+    parts = [req.input.SerializeToString(deterministic=True)]
+    composite = req.observed.composite.resource.fields
+    for key in ("apiVersion", "kind", "spec"):
+        parts.append(
+            composite[key].SerializeToString(deterministic=True) if key in composite else b""
+        )
+    metadata = composite["metadata"].struct_value.fields if "metadata" in composite else {}
+    for key in COMPOSITE_METADATA:
+        parts.append(
+            metadata[key].SerializeToString(deterministic=True) if key in metadata else b""
+        )
+    parts.append(",".join(str(c) for c in req.meta.capabilities).encode())
+    for fetched in (req.required_resources, req.extra_resources):
+        for key in sorted(fetched):
+            parts += [key.encode(), fetched[key].SerializeToString(deterministic=True)]
+    return digest(b"".join(_framed(part) for part in parts))
+
+
+def _framed(part: bytes) -> bytes:
+    # Each part's length in front: no two lists of parts give the same bytes.
+    return len(part).to_bytes(8, "little") + part

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import collections
-import dataclasses
-import functools
 import threading
 import traceback
 from dataclasses import dataclass
@@ -14,8 +12,10 @@ from crossplane.function import logging, response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import errors, parse
-from function.codec import response as reply
+from function.cache import ContentCache
+from function.codec import response as response_bytes
 from function.codec import structs
+from function.codec.response import Answer
 from function.compose import render, status
 from function.models.input import Input
 from function.models.plan import Plan
@@ -28,6 +28,18 @@ INTERNAL_ERROR = (
 )
 RESOLVED_SPEC_CONTEXT_KEY = "asya.sh/resolved-spec"
 FLAVORS_CONDITION = "FlavorsResolved"
+# Actors resolved, by a digest of what resolving reads (parse.resolve_key): a call
+# that misses the response cache most often brings a new observed state, not a new spec.
+RESOLVE_MEMO_SIZE = 1024
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """An actor's spec resolved, and what resolving it took: kept by the resolve memo."""
+
+    settings: Input
+    wanted: list[requirements.Requirement]
+    resolution: flavors.Resolution
 
 
 @dataclass(frozen=True)
@@ -35,6 +47,7 @@ class Pending:
     """Crossplane has not fetched the flavors yet: ask for them and compose nothing."""
 
     settings: Input
+    wanted: list[requirements.Requirement]
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,7 @@ class Composed:
     """Every stage succeeded: what to write into the response."""
 
     settings: Input
+    wanted: list[requirements.Requirement]
     resolution: flavors.Resolution
     rendered: dict[str, dict[str, Any]]
     report: status.Report
@@ -74,43 +88,39 @@ class AppliedFlavors:
 class FunctionRunner:
     """Resolves an AsyncActor's flavors, renders its resources, and reports its phase.
 
-    It keeps no state between calls beyond its caches, which are keyed on content
-    (so they never change an answer), and the flavors last logged per actor (which
-    change only what is logged); all are safe to share between threads.
+    It keeps no state between calls beyond its resolve memo, keyed on content (so
+    it never changes an answer), and the flavors last logged per actor (which
+    change only what is logged); both are safe to share between threads.
     """
 
-    def __init__(self) -> None:
-        """Create a runner with empty caches."""
+    def __init__(self, memo_size: int = RESOLVE_MEMO_SIZE) -> None:
+        """Create a runner with an empty memo (size 0: none)."""
         self.log = logging.get_logger()
-        self.caches = parse.Caches()
+        self.memo: ContentCache[Resolved] = ContentCache(memo_size)
         self.applied = AppliedFlavors()
 
-    def run_once(self, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
-        """Run the function once and return the response as one message (tests and tools read it)."""
-        answer = self.reply(req)
-        for job in answer.after:
-            job()
-        return answer.message()
-
-    def reply(self, req: fnv1.RunFunctionRequest) -> reply.Reply:
-        """Run the function once; never raises, never returns a gRPC error.
-
-        The log line of an actor whose flavors changed is left in `after`, for the
-        server to write once the response is on its way.
-        """
+    def answer(self, req: fnv1.RunFunctionRequest) -> Answer:
+        """Run the function once; never raises, never returns a gRPC error."""
         # Known as soon as the XR is read, so every error path keeps asking for
         # the flavors (a response without them would make Crossplane drop them).
         wanted: list[requirements.Requirement] = []
         try:
             xr = parse.composite(req)
             wanted = requirements.for_flavors(xr.flavors)
-            settings = parse.settings(req, self.caches)
-            if namespace := flavor_namespace(req, xr, settings):
-                wanted = requirements.for_flavors(xr.flavors, namespace)
-            outcome = pipeline(req, xr, settings, wanted, namespace, self.caches)
-            answer = respond(req, wanted, outcome)
+            key = parse.resolve_key(req) if self.memo.enabled else b""
+            resolved = self.memo.get(key)
+            if resolved is None:
+                settings = parse.settings(req)
+                wanted = requirements.for_flavors(xr.flavors, flavor_namespace(req, xr, settings))
+                fetched = parse.required(req, [r.key for r in wanted])
+                if fetched is None:
+                    return write(req, Pending(settings, wanted))
+                resolved = Resolved(settings, wanted, resolve(xr, settings, wanted, fetched))
+                self.memo.put(key, resolved)
+            outcome = compose(req, xr, resolved)
+            answer = write(req, outcome)
         except errors.FunctionError as exc:
-            return reply.Reply(fatal(req, exc, wanted))
+            return Answer(fatal(req, exc, wanted))
         except Exception as exc:  # noqa: BLE001  # The boundary: nothing may escape.
             # Not log.exception: its tracebacks carry the message and every frame's
             # locals, which hold the user's env values and secret names.
@@ -119,14 +129,11 @@ class FunctionRunner:
                 error=type(exc).__qualname__,
                 at=where(exc),
             )
-            return reply.Reply(fatal(req, None, wanted))
-        if isinstance(outcome, Composed) and outcome.resolution.applied:
-            applied = outcome.resolution.applied
-            if self.applied.changed(f"{xr.namespace}/{xr.name}", applied):
-                note = functools.partial(
-                    self.log.info, "Flavors applied", actor=xr.name, flavors=list(applied)
-                )
-                return dataclasses.replace(answer, after=(note,))
+            return Answer(fatal(req, None, wanted))
+        if (applied := outcome.resolution.applied) and self.applied.changed(
+            f"{xr.namespace}/{xr.name}", applied
+        ):
+            self.log.info("Flavors applied", actor=xr.name, flavors=list(applied))
         return answer
 
 
@@ -151,48 +158,46 @@ def flavor_namespace(req: fnv1.RunFunctionRequest, xr: Composite, settings: Inpu
     return xr.namespace if on else None
 
 
-def pipeline(
-    req: fnv1.RunFunctionRequest,
+def resolve(
     xr: Composite,
     settings: Input,
     wanted: list[requirements.Requirement],
-    namespace: str | None,
-    caches: parse.Caches,
-) -> Pending | Composed:
-    """Run the stages after the XR and Input are read: flavors → resolve → validate → render → status.
+    fetched: dict[str, list[dict[str, Any]]],
+) -> flavors.Resolution:
+    """Resolve the actor's spec from what Crossplane fetched for it.
 
     Raises:
-        FunctionError: for any input the composition cannot proceed with.
+        FunctionError: for a flavor missing or ambiguous, a conflict, or an invalid value.
     """
-    fetched = parse.required(req, [r.key for r in wanted], caches)
-    if fetched is None:
-        return Pending(settings)
-    resolution = flavor_sources.resolve_actor(
-        xr, settings, wanted, fetched, namespace, caches.merges
-    )
+    namespace = next((r.namespace for r in wanted if r.namespace), None)
+    return flavor_sources.resolve_actor(xr, settings, wanted, fetched, namespace)
+
+
+def compose(req: fnv1.RunFunctionRequest, xr: Composite, resolved: Resolved) -> Composed:
+    """Render the resolved actor against what is observed, and derive its status."""
+    settings, resolution = resolved.settings, resolved.resolution
     plan = Plan(
         xr=xr, spec=resolution.spec, settings=settings, observed=parse.observed_resources(req)
     )
     rendered = render.render_all(plan)
-    return Composed(settings, resolution, rendered, status.derive(plan, rendered))
+    return Composed(settings, resolved.wanted, resolution, rendered, status.derive(plan, rendered))
 
 
-def respond(
+def write(
     req: fnv1.RunFunctionRequest,
-    wanted: list[requirements.Requirement],
     outcome: Pending | Composed,
-) -> reply.Reply:
+) -> Answer:
     """Write the response for what the stages produced.
 
     Called only once every stage has succeeded, so an error can never leave a
     half-written desired state behind. The desired state and the context this
-    function writes go as bytes after the message (`reply` says why and how);
+    function writes go as bytes after the message (codec.response says why and how);
     every key they carry replaces the same key an earlier step wrote.
     """
     rsp = response.to(req, ttl=outcome.settings.ttl_delta())
-    _require(rsp, wanted)
+    _require(rsp, outcome.wanted)
     if isinstance(outcome, Pending):
-        return reply.Reply(rsp)
+        return Answer(rsp)
     resolution, report = outcome.resolution, outcome.report
     composite = rsp.desired.composite.resource
     earlier = structs.value_of(composite.fields["status"]) if "status" in composite.fields else {}
@@ -202,9 +207,9 @@ def respond(
     # never persists a desired XR spec: this is a hand-off, not a write. Its bytes
     # are written once, for both.
     spec = structs.encode(resolution.data)
-    desired = reply.desired(
+    desired = response_bytes.desired(
         rsp,
-        reply.struct_entry("spec", spec) + structs.encode({"status": merged_status}),
+        response_bytes.struct_entry("spec", spec) + structs.encode({"status": merged_status}),
         {
             name: (
                 structs.encode(body),
@@ -213,7 +218,7 @@ def respond(
             for name, body in outcome.rendered.items()
         },
     )
-    context = reply.context(reply.struct_entry(RESOLVED_SPEC_CONTEXT_KEY, spec))
+    context = response_bytes.context(response_bytes.struct_entry(RESOLVED_SPEC_CONTEXT_KEY, spec))
     for warning in resolution.warnings:
         rsp.results.append(
             fnv1.Result(
@@ -231,7 +236,7 @@ def respond(
         f"Applied {len(resolution.applied)} flavor{'' if len(resolution.applied) == 1 else 's'}"
         + (f": {applied}" if applied else ""),
     )
-    return reply.Reply(rsp, desired + context)
+    return Answer(rsp, desired + context)
 
 
 def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requirement]) -> None:

@@ -11,7 +11,7 @@ writing the key into the Struct would have.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
@@ -65,16 +65,14 @@ def _entry(key: str, value: bytes) -> bytes:
 
 
 @dataclass
-class Reply:
-    """A response: the message, the bytes written after it, and what may wait until it is sent.
+class Answer:
+    """A response: the message, and the bytes written after it.
 
-    The bytes are the desired state and the context this function writes; what may
-    wait is work that is no part of the answer (a log line).
+    The bytes are the desired state and the context this function writes.
     """
 
     head: fnv1.RunFunctionResponse
     tail: bytes = b""
-    after: tuple[Callable[[], object], ...] = ()
 
     def serialise(self) -> bytes:
         """The response's bytes, as gRPC sends them."""

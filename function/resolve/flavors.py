@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,27 +106,17 @@ class Merged:
     merged: dict[str, Any] | None
 
 
-def merge_alone(fetched: Sequence[Flavor], merges: ContentCache[Merged] | None = None) -> Merged:
-    """Merge the flavors on their own, once per content when a cache is given.
+def merge_alone(fetched: Sequence[Flavor]) -> Merged:
+    """Merge the flavors on their own.
 
     Merging without the actor gives what merging with it would whenever no two
     flavors clash: the actor's spec only decides clashes. A clash leaves `merged`
     None, for the caller to merge again with the actor.
 
     Raises:
-        FlavorError: when a flavor nests too deeply (never cached).
+        FlavorError: when a flavor nests too deeply.
     """
-    if merges is None:
-        return _merge_alone(fetched)
-    try:
-        # marshal writes types and order faithfully (True and 1 differ), so equal
-        # bytes mean equal flavors; it is several times faster than JSON. Format 0
-        # writes content only: later formats mark shared and interned objects,
-        # which would give equal flavors different bytes.
-        content = marshal.dumps([(f.name, f.label, f.data) for f in fetched], 0)
-    except ValueError:  # a value marshal cannot write (YAML dates): not cached
-        return _merge_alone(fetched)
-    return merges.get(content, lambda: _merge_alone(fetched))
+    return _merge_alone(fetched)
 
 
 def _merge_alone(fetched: Sequence[Flavor]) -> Merged:
@@ -181,7 +170,7 @@ def resolve(
     labels = {f.name: f.label for f in fetched}
     actor = {k: v for k, v in xr.spec.items() if k not in spec_model.INFRASTRUCTURE_FIELDS}
     _check_actor_nesting(actor)
-    alone = merge_alone(fetched, merges)
+    alone = merge_alone(fetched)
     warnings.extend(alone.ignored)
     layers = alone.layers
     merged = alone.merged

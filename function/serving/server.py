@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +13,7 @@ import grpc
 from crossplane.function import logging, runtime
 from grpc_reflection.v1alpha import reflection
 
-from function import cache
-from function.serving import wire
+from function.serving import answers, handler
 
 CERT_FILES = ("tls.crt", "tls.key", "ca.crt")
 # v1beta1 is v1 under another name, byte for byte: both are served by one handler.
@@ -23,7 +21,7 @@ SERVICES = (
     "apiextensions.fn.proto.v1.FunctionRunnerService",
     "apiextensions.fn.proto.v1beta1.FunctionRunnerService",
 )
-MIB = wire.MIB
+MIB = answers.MIB
 
 
 class StartupError(Exception):
@@ -46,14 +44,11 @@ class Options:
     # Python, so a second worker would only contend for the GIL.
     workers: int = 1
     # The response cache's budget (MiB): an unchanged actor is answered from it.
-    cache_mb: int = 64
+    cache_mb: int = answers.CACHE_MB
     # After SIGTERM, calls keep being taken in this long before gRPC stops: a call
     # already sent (still in the socket or gRPC's queue) starts and is answered
     # instead of being cancelled. Cache hits make calls short and many in transit.
     drain_seconds: float = 0.25
-    # How often (seconds) a worker yields the GIL, so the event loop takes in the
-    # calls queued behind the running one. Python's default is 5 ms.
-    switch_interval: float = 0.0005
 
 
 def credentials(tls_certs_dir: str) -> grpc.ServerCredentials:
@@ -78,7 +73,7 @@ def credentials(tls_certs_dir: str) -> grpc.ServerCredentials:
     )
 
 
-def build(function: wire.Runner, options: Options) -> tuple[grpc.aio.Server, int]:
+def build(function: answers.Function, options: Options) -> tuple[grpc.aio.Server, int]:
     """Create a server that serves v1 and v1beta1 RunFunction and bind its one port.
 
     Returns:
@@ -96,12 +91,8 @@ def build(function: wire.Runner, options: Options) -> tuple[grpc.aio.Server, int
     ]
     server = grpc.aio.server(options=grpc_options)
     handlers = {
-        "RunFunction": wire.run_function_handler(
-            wire.Answers(
-                function,
-                options.max_send_message_mb * MIB,
-                cache.BytesCache(options.cache_mb * MIB),
-            ),
+        "RunFunction": handler.run_function(
+            answers.Answers(function, options.max_send_message_mb * MIB, options.cache_mb * MIB),
             options.workers,
         )
     }
@@ -125,7 +116,7 @@ def build(function: wire.Runner, options: Options) -> tuple[grpc.aio.Server, int
     return server, port
 
 
-async def serve(function: wire.Runner, options: Options) -> None:
+async def serve(function: answers.Function, options: Options) -> None:
     """Serve until SIGTERM or SIGINT, then let in-flight calls finish and return.
 
     Raises:
@@ -138,7 +129,6 @@ async def serve(function: wire.Runner, options: Options) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
     server, port = build(function, options)
-    sys.setswitchinterval(options.switch_interval)
     log = logging.get_logger()
     await server.start()
     host = options.address.rsplit(":", 1)[0]

@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 import yaml
 
-from function import cache, parse
+from function import cache
 from function import pipeline as fn
 from function.codec import structs
 from function.models import spec as spec_model
-from function.resolve.flavors import Merged
 from tests.golden.cases import CASES, Case
 from tests.support import ROOT
 
@@ -56,8 +55,8 @@ def test_protobufs_own_api_renders_every_golden_file_as_the_c_codec_does(
 
 def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every golden file, byte for byte, from a cold runner, a warm one and one without caches."""
-    real_bytes_cache = cache.BytesCache
-    shared = fn.FunctionRunner()
+    runner = fn.FunctionRunner
+    shared = runner()
     monkeypatch.setattr(fn, "FunctionRunner", lambda: shared)
     for round_ in ("cold", "warm"):
         for case in CASES:
@@ -65,50 +64,40 @@ def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> N
                 round_,
                 case.name,
             )
-    assert shared.caches.flavors.hits > 0
-    assert shared.caches.inputs.hits > 0
-    assert shared.caches.merges.hits > 0
+    assert shared.memo.hits > 0
 
-    monkeypatch.setattr(parse, "FLAVOR_CACHE_SIZE", 0)
-    monkeypatch.setattr(parse, "INPUT_CACHE_SIZE", 0)
-    monkeypatch.setattr(parse, "MERGED_CACHE_SIZE", 0)
-    # And no response cache in the server render starts.
-    monkeypatch.setattr(cache, "BytesCache", lambda _size: real_bytes_cache(0))
-    uncached = parse.Caches()
-    assert (uncached.flavors.size, uncached.inputs.size, uncached.merges.size) == (0, 0, 0)
-    monkeypatch.setattr(shared, "caches", uncached)
+    # No resolve memo, and no response cache in the server render starts.
+    monkeypatch.setattr(cache.ContentCache, "enabled", property(lambda _self: False))
+    uncached = runner()
+    monkeypatch.setattr(fn, "FunctionRunner", lambda: uncached)
     for case in CASES:
         assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), case.name
-    assert len(uncached.flavors) == len(uncached.merges) == 0
+    assert len(uncached.memo) == uncached.memo.hits == 0
 
 
 def test_nothing_shared_between_calls_is_ever_mutated(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Defaults and cached values are shared by every actor: rendering must leave them as they were.
+    """Defaults and remembered values are shared by every actor: rendering must leave them as they were.
 
     Resolving shares the maps and lists it does not change with the layers they came
     from; one stage mutating such a map would change every later actor's answer.
-    Each cached value is copied the moment it is computed, and compared at the end.
+    Each remembered value is copied the moment it is kept, and compared at the end.
     """
-    computed: list[tuple[object, object]] = []
-    real_get = cache.ContentCache.get
+    kept: list[tuple[object, object]] = []
+    real_put = cache.ContentCache.put
 
-    def recording_get(self: cache.ContentCache[Any], content: bytes, compute: Any) -> Any:
-        def recorded() -> Any:
-            value = compute()
-            computed.append((value, copy.deepcopy(value)))
-            return value
+    def recording_put(self: cache.ContentCache[Any], key: bytes, value: Any) -> None:
+        kept.append((value, copy.deepcopy(value)))
+        real_put(self, key, value)
 
-        return real_get(self, content, recorded)
-
-    monkeypatch.setattr(cache.ContentCache, "get", recording_get)
+    monkeypatch.setattr(cache.ContentCache, "put", recording_put)
     shared = fn.FunctionRunner()
     monkeypatch.setattr(fn, "FunctionRunner", lambda: shared)
     defaults = copy.deepcopy((spec_model.DEFAULTS, spec_model.STATE_PROXY_DEFAULTS))
     for _ in range(2):
         for case in CASES:
             case.render()
-    assert shared.caches.merges.hits > 0
-    assert any(isinstance(value, Merged) for value, _ in computed)
+    assert shared.memo.hits > 0
+    assert any(isinstance(value, fn.Resolved) for value, _ in kept)
     assert defaults == (spec_model.DEFAULTS, spec_model.STATE_PROXY_DEFAULTS)
-    for value, when_computed in computed:
-        assert value == when_computed
+    for value, when_kept in kept:
+        assert value == when_kept

@@ -81,7 +81,7 @@ def test_an_unexpected_error_is_logged_without_values(
     monkeypatch.setattr(render, "render_all", broken)
     logging.configure(level=level)
     req = support.request(actor_with_secrets())
-    rsp = fn.FunctionRunner().run_once(req)
+    rsp = fn.FunctionRunner().answer(req).message()
 
     assert [r.message for r in rsp.results] == [fn.INTERNAL_ERROR]
     logged = capsys.readouterr().out

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 import pytest
 
-from function.cache import ContentCache
 from function.errors import FlavorError, InputError, MergeConflictError, SpecError
 from function.models import input as fn_input
 from function.models import xr as xr_model
@@ -422,44 +420,3 @@ def test_warnings_come_in_a_stable_order() -> None:
 def test_flavor_metadata_of_the_wrong_shape_reads_as_empty() -> None:
     odd = flavors.from_environment_config("odd", {"metadata": {"labels": ["x"]}, "data": {}})
     assert not odd.deprecated
-
-
-def test_flavors_merged_once_give_every_actor_what_merging_again_would() -> None:
-    merges: ContentCache[flavors.Merged] = ContentCache(8)
-    layers = [
-        flavor("fast", {"replicas": 3, "env": [{"name": "A", "value": "1"}]}),
-        flavor("fine", {"env": [{"name": "B", "value": "2"}], "imagePullPolicy": "Always"}),
-    ]
-
-    def both(spec: dict[str, Any]) -> dict[str, Any]:
-        xr = composite(**spec, flavors=["fast", "fine"])
-        cached = flavors.resolve(xr, layers, merges)
-        assert cached.warnings == flavors.resolve(xr, layers).warnings
-        assert as_data(cached.spec) == as_data(flavors.resolve(xr, layers).spec)
-        return as_data(cached.spec)
-
-    assert both({})["replicas"] == 3
-    assert both({"replicas": 5, "env": [{"name": "C", "value": "3"}]})["replicas"] == 5
-    assert (merges.hits, merges.misses) == (1, 1)
-
-
-def test_a_clash_one_actor_settles_is_still_a_conflict_for_the_next() -> None:
-    merges: ContentCache[flavors.Merged] = ContentCache(8)
-    layers = [flavor("fast", {"replicas": 3}), flavor("slow", {"replicas": 1})]
-    settled = flavors.resolve(composite(replicas=2, flavors=["fast", "slow"]), layers, merges)
-    assert settled.spec.replicas == 2
-    with pytest.raises(MergeConflictError) as cached:
-        flavors.resolve(composite(flavors=["fast", "slow"]), layers, merges)
-    with pytest.raises(MergeConflictError) as fresh:
-        flavors.resolve(composite(flavors=["fast", "slow"]), layers)
-    assert str(cached.value) == str(fresh.value)
-    assert '"fast" and "slow" conflict on replicas' in str(cached.value)
-    assert merges.hits == 1
-
-
-def test_flavor_data_marshal_cannot_write_is_merged_without_the_cache() -> None:
-    merges: ContentCache[flavors.Merged] = ContentCache(8)
-    dated = flavor("dated", {"labels": {"since": datetime.date(2026, 1, 1)}})
-    merged = flavors.merge_alone([dated], merges)
-    assert merged.merged == {"labels": {"since": datetime.date(2026, 1, 1)}}
-    assert len(merges) == 0

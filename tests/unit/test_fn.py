@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from tests import support
 
 
 def run(req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
-    return fn.FunctionRunner().run_once(req)
+    return fn.FunctionRunner().answer(req).message()
 
 
 def with_input(step_input: dict[str, Any]) -> fnv1.RunFunctionRequest:
@@ -165,8 +166,8 @@ def test_observed_metadata_never_reaches_the_desired_xr() -> None:
     assert set(structs.plain(rsp.desired.composite.resource)) == {"spec", "status"}
 
 
-def test_cached_flavors_come_out_of_calls_unchanged() -> None:
-    """The merge and the renderers must never write into what the caches share."""
+def test_a_remembered_resolution_comes_out_of_calls_unchanged() -> None:
+    """The renderers and the response must never write into what the resolve memo shares."""
     flavor_body = {
         "apiVersion": "apiextensions.crossplane.io/v1beta1",
         "kind": "EnvironmentConfig",
@@ -187,12 +188,16 @@ def test_cached_flavors_come_out_of_calls_unchanged() -> None:
     req = support.request(xr, input=support.struct({}))
     req.required_resources["flavor-shape"].items.add().resource.update(flavor_body)
     runner = fn.FunctionRunner()
-    answers = {runner.run_once(req).SerializeToString(deterministic=True) for _ in range(3)}
-    assert len(answers) == 1
-    assert support.fatal_messages(fnv1.RunFunctionResponse.FromString(answers.pop())) == []
-    assert runner.caches.flavors.hits == 2
-    [cached] = runner.caches.flavors._items.values()
-    assert cached == flavor_body
+    first = runner.answer(req).message().SerializeToString(deterministic=True)
+    [kept] = runner.memo._items.values()
+    before = copy.deepcopy(kept.resolution.data)
+    answers = {runner.answer(req).message().SerializeToString(deterministic=True) for _ in range(2)}
+    assert answers == {first}
+    assert support.fatal_messages(fnv1.RunFunctionResponse.FromString(first)) == []
+    assert runner.memo.hits == 2
+    assert kept.resolution.data == before
+    unremembered = fn.FunctionRunner(memo_size=0).answer(req).message()
+    assert unremembered.SerializeToString(deterministic=True) == first
 
 
 @pytest.mark.parametrize(
@@ -237,12 +242,12 @@ def test_flavors_applied_is_logged_when_an_actors_flavors_change() -> None:
     assert applied.changed("ns/a", ("gpu", "spot"))
 
 
-def test_the_flavors_log_line_waits_until_the_answer_is_sent(
+def test_the_flavors_log_line_is_written_once_while_an_actors_flavors_stay(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     logging.configure(level=logging.Level.INFO)
-    answer = fn.FunctionRunner().reply(support.flavored_request({"replicas": 2}))
+    runner = fn.FunctionRunner()
+    runner.answer(support.flavored_request({"replicas": 2}))
+    assert capsys.readouterr().out.count("Flavors applied") == 1
+    runner.answer(support.flavored_request({"replicas": 3}))
     assert "Flavors applied" not in capsys.readouterr().out
-    [note] = answer.after
-    note()
-    assert "Flavors applied" in capsys.readouterr().out

@@ -69,7 +69,7 @@ RESOURCE_NAMES = [
 
 
 def call(req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
-    return fn.FunctionRunner().run_once(req)
+    return fn.FunctionRunner().answer(req).message()
 
 
 def fuzzed_request(

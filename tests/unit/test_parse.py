@@ -1,13 +1,13 @@
-"""Reading the request: what is converted, and what is converted once and reused."""
+"""Reading the request: what is converted, and what the resolve memo's key covers."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import parse
-from function.cache import ContentCache
 from tests import support
 
 
@@ -22,61 +22,76 @@ def flavored(
     return req
 
 
-def data_of(req: fnv1.RunFunctionRequest, caches: parse.Caches | None = None) -> Any:
-    fetched = parse.required(req, ["flavor-shape"], caches or parse.Caches())
+def test_fetched_flavors_are_read_as_plain_data() -> None:
+    fetched = parse.required(flavored({"replicas": 2}), ["flavor-shape"])
     assert fetched is not None
-    return fetched["flavor-shape"][0]["data"]
+    assert fetched["flavor-shape"][0]["data"] == {"replicas": 2}
+    assert parse.required(flavored({}), ["flavor-shape", "flavor-other"]) is None
 
 
-def test_the_same_flavor_content_is_converted_once() -> None:
-    caches = parse.Caches()
-    first = parse.required(flavored({"replicas": 2}), ["flavor-shape"], caches)
-    again = parse.required(flavored({"replicas": 2}), ["flavor-shape"], caches)
-    assert first is not None
-    assert again is not None
-    assert first["flavor-shape"][0] is again["flavor-shape"][0]
-
-
-def test_an_edited_flavor_that_keeps_its_uid_and_version_is_never_served_stale() -> None:
+def test_an_edited_flavor_that_keeps_its_uid_and_version_is_another_resolution() -> None:
     # `kubectl get -o yaml` keeps uid and resourceVersion; an edit of that export
-    # rendered against a running server must still be read anew.
-    caches = parse.Caches()
-    assert data_of(flavored({"replicas": 2}, version="7"), caches) == {"replicas": 2}
-    assert data_of(flavored({"replicas": 5}, version="7"), caches) == {"replicas": 5}
+    # rendered against a running server must still be resolved anew.
+    one = parse.resolve_key(flavored({"replicas": 2}, version="7"))
+    other = parse.resolve_key(flavored({"replicas": 5}, version="7"))
+    assert one != other
 
 
-def test_flavors_without_uid_and_version_are_cached_by_content_too() -> None:
-    caches = parse.Caches()
-    assert data_of(flavored({"replicas": 2}, uid=""), caches) == {"replicas": 2}
-    assert data_of(flavored({"replicas": 3}, uid=""), caches) == {"replicas": 3}
-    assert data_of(flavored({"replicas": 2}, uid=""), caches) == {"replicas": 2}
-    assert (caches.flavors.hits, caches.flavors.misses) == (1, 2)
+def test_map_order_does_not_change_the_resolve_key() -> None:
+    one, other = flavored({"a": 1, "b": 2}), flavored({"b": 2, "a": 1})
+    one.input.update({"x": 1, "y": 2})
+    other.input.update({"y": 2, "x": 1})
+    assert parse.resolve_key(one) == parse.resolve_key(other)
 
 
-def test_the_cache_is_bounded() -> None:
-    caches = parse.Caches()
-    for n in range(parse.FLAVOR_CACHE_SIZE + 10):
-        data_of(flavored({"n": n}, uid=f"bounded-{n}"), caches)
-    assert len(caches.flavors) == parse.FLAVOR_CACHE_SIZE
+def _xr(req: fnv1.RunFunctionRequest) -> Any:
+    return req.observed.composite.resource
 
 
-def test_the_same_input_is_parsed_once_and_a_changed_one_again() -> None:
-    caches = parse.Caches()
-    one = support.request(support.MINIMAL_XR, input=support.struct({"ttl": "90s"}))
-    two = support.request(support.MINIMAL_XR, input=support.struct({"ttl": "90s"}))
-    other = support.request(support.MINIMAL_XR, input=support.struct({"ttl": "30s"}))
-    assert parse.settings(one, caches) is parse.settings(two, caches)
-    assert parse.settings(other, caches).ttl == "30s"
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda r: r.input.update({"ttl": "30s"}), id="input"),
+        pytest.param(lambda r: _xr(r)["spec"].update({"replicas": 3}), id="spec"),
+        pytest.param(lambda r: _xr(r)["metadata"].update({"namespace": "b"}), id="namespace"),
+        pytest.param(lambda r: _xr(r)["metadata"].update({"name": "b"}), id="name"),
+        pytest.param(lambda r: _xr(r)["metadata"].update({"labels": {"a": "b"}}), id="labels"),
+        pytest.param(lambda r: _xr(r).update({"kind": "Other"}), id="kind"),
+        pytest.param(
+            lambda r: r.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES),
+            id="capabilities",
+        ),
+        pytest.param(lambda r: r.extra_resources["flavor-x"].SetInParent(), id="extra resources"),
+        pytest.param(
+            lambda r: r.required_resources["flavor-shape"].items.add(), id="required resources"
+        ),
+    ],
+)
+def test_everything_resolving_reads_is_in_the_resolve_key(change: Any) -> None:
+    one, other = flavored({"replicas": 2}), flavored({"replicas": 2})
+    change(other)
+    assert parse.resolve_key(one) != parse.resolve_key(other)
 
 
-def test_a_cache_of_size_zero_computes_every_time() -> None:
-    caches = parse.Caches(flavors=ContentCache(0))
-    first = parse.required(flavored({"replicas": 2}), ["flavor-shape"], caches)
-    again = parse.required(flavored({"replicas": 2}), ["flavor-shape"], caches)
-    assert first is not None
-    assert again is not None
-    assert first == again
-    assert first["flavor-shape"][0] is not again["flavor-shape"][0]
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda r: _xr(r).update({"status": {"phase": "Ready"}}), id="status"),
+        pytest.param(
+            lambda r: _xr(r)["metadata"].update({"managedFields": [{"manager": "x"}]}),
+            id="managed fields",
+        ),
+        pytest.param(
+            lambda r: r.observed.resources["sqs-queue"].resource.update({"x": 1}), id="observed"
+        ),
+        pytest.param(lambda _r: None, id="only the tag"),
+    ],
+)
+def test_what_resolving_never_reads_leaves_the_resolve_key_as_it_was(change: Any) -> None:
+    one, other = flavored({"replicas": 2}), flavored({"replicas": 2})
+    change(other)
+    other.meta.tag = "another tag"
+    assert parse.resolve_key(one) == parse.resolve_key(other)
 
 
 def test_only_the_xr_fields_the_function_reads_are_converted() -> None:

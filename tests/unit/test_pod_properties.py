@@ -100,7 +100,7 @@ def test_every_rendered_deployment_passes_the_pod_rules(
         )
         # A namespaced XR also asks for a ConfigMap of each flavor: none here.
         req.required_resources[f"namespace-flavor-{name}"].SetInParent()
-    rsp = fn.FunctionRunner().run_once(req)
+    rsp = fn.FunctionRunner().answer(req).message()
     refused = support.fatal_messages(rsp)
     if refused:
         [message] = refused

@@ -12,14 +12,15 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import cache
 from function import pipeline as fn
-from function.serving import wire
+from function.serving import answers as serving
+from function.serving import handler, question
 from tests import support
 
 MIB = 1024 * 1024
 
 
-def answers(size: int = 64 * MIB) -> wire.Answers:
-    return wire.Answers(fn.FunctionRunner(), 4 * MIB, cache.BytesCache(size))
+def answers(size: int = 64 * MIB) -> serving.Answers:
+    return serving.Answers(fn.FunctionRunner(), 4 * MIB, size)
 
 
 def flavored(tag: str, replicas: int = 2, **meta: Any) -> fnv1.RunFunctionRequest:
@@ -42,32 +43,31 @@ def test_every_answer_is_the_same_bytes_with_the_cache_on_off_and_warm() -> None
         warm.answer(req)
     for req in REQUESTS:
         assert warm.answer(req) == cold.answer(req) == off.answer(req)
-    assert warm.responses.hits == len(REQUESTS)
-    assert len(off.responses) == 0
+    assert warm.kept.hits == len(REQUESTS)
+    assert len(off.kept) == 0
 
 
 def test_the_same_content_with_another_tag_is_a_hit_that_carries_the_new_tag() -> None:
     served = answers()
     first = fnv1.RunFunctionResponse.FromString(served.answer(flavored("first")))
     second = fnv1.RunFunctionResponse.FromString(served.answer(flavored("second")))
-    assert (served.responses.hits, served.responses.misses) == (1, 1)
+    assert (served.kept.hits, served.kept.misses) == (1, 1)
     assert (first.meta.tag, second.meta.tag) == ("first", "second")
     assert second.meta.ttl.seconds == 60
     second.meta.tag = "first"
     assert second == first
 
 
-def test_the_server_keeps_a_new_answer_once_it_is_handed_over() -> None:
+def test_the_served_handler_answers_from_the_cache() -> None:
     served = answers()
-    handler = wire.run_function_handler(served, workers=1)
+    run = handler.run_function(served, workers=1)
 
     async def call_twice() -> list[bytes]:
-        return [await handler.unary_unary(flavored(tag), None) for tag in ("first", "second")]
+        return [await run.unary_unary(flavored(tag), None) for tag in ("first", "second")]
 
     first, second = (fnv1.RunFunctionResponse.FromString(b) for b in asyncio.run(call_twice()))
-    # Kept by a job queued behind the first call, before the second call ran.
-    assert (served.responses.hits, served.responses.misses) == (1, 1)
-    assert len(served.responses) == 1
+    assert (served.kept.hits, served.kept.misses) == (1, 1)
+    assert len(served.kept) == 1
     assert second.meta.tag == "second"
     second.meta.tag = "first"
     assert second == first
@@ -80,7 +80,7 @@ def test_one_tag_with_other_required_resources_is_another_question() -> None:
     del asking.required_resources["flavor-shape"]
     asked = fnv1.RunFunctionResponse.FromString(served.answer(asking))
     composed = fnv1.RunFunctionResponse.FromString(served.answer(flavored("loop")))
-    assert served.responses.misses == 2
+    assert served.kept.misses == 2
     assert len(asked.desired.resources) == 0
     assert "deployment" in composed.desired.resources
 
@@ -104,7 +104,7 @@ def test_one_tag_with_other_required_resources_is_another_question() -> None:
 def test_everything_an_answer_depends_on_is_in_the_key(change: Any) -> None:
     one, other = flavored("t"), flavored("t")
     change(other)
-    assert wire.question(one) != wire.question(other)
+    assert question.key(one) != question.key(other)
 
 
 def test_map_order_does_not_change_the_key() -> None:
@@ -112,31 +112,39 @@ def test_map_order_does_not_change_the_key() -> None:
     one, other = flavored("t"), flavored("t")
     one.input.update({"a": 1, "b": 2})
     other.input.update({"b": 2, "a": 1})
-    assert wire.question(one) == wire.question(other)
+    assert question.key(one) == question.key(other)
 
 
 def test_the_cache_is_bounded_by_bytes_least_recently_used_first_out() -> None:
-    kept = cache.BytesCache(3 * (100 + cache.BytesCache.KEY_BYTES))
+    kept = serving.Answers(fn.FunctionRunner(), 4 * MIB, 3 * (100 + question.KEY_BYTES)).kept
     for key in (b"a", b"b", b"c"):
         kept.put(key, b"x" * 100)
     assert kept.get(b"a") is not None  # a is now the most recent
     kept.put(b"d", b"x" * 100)
     assert kept.get(b"b") is None
     assert kept.get(b"a") is not None
-    assert kept.bytes <= kept.max_bytes
-    kept.put(b"huge", b"x" * kept.max_bytes)  # larger than the budget: never kept
+    assert kept.size <= kept.budget
+    kept.put(b"huge", b"x" * kept.budget)  # larger than the budget: never kept
     assert kept.get(b"huge") is None
+    assert len(kept) == 3
+
+
+def test_a_cache_of_budget_zero_keeps_nothing() -> None:
+    kept: cache.ContentCache[str] = cache.ContentCache(0)
+    kept.put(b"k", "v")
+    assert kept.get(b"k") is None
+    assert len(kept) == 0
 
 
 def test_the_key_leaves_the_request_as_it_was() -> None:
     req = flavored("keep")
-    wire.question(req)
+    question.key(req)
     assert req.meta.tag == "keep"
 
 
 def test_kept_answers_are_compressed_and_come_back_whole_from_any_thread() -> None:
-    compressor = cache.Compressor()
-    answer = fn.FunctionRunner().run_once(flavored("z")).SerializeToString() * 4
+    compressor = serving.Compressor()
+    answer = fn.FunctionRunner().answer(flavored("z")).message().SerializeToString() * 4
     packed = compressor.compress(answer)
     assert len(packed) < len(answer) / 2
 
@@ -153,8 +161,8 @@ def test_kept_answers_are_compressed_and_come_back_whole_from_any_thread() -> No
 def test_a_kept_answer_takes_the_memory_the_cache_counts_for_it() -> None:
     # zstandard returns its output in a buffer sized for the worst case (larger than
     # the input); kept as is, a fleet's answers would take 4x the cache's budget.
-    compressor = cache.Compressor()
-    answer = fn.FunctionRunner().run_once(flavored("size")).SerializeToString() * 8
+    compressor = serving.Compressor()
+    answer = fn.FunctionRunner().answer(flavored("size")).message().SerializeToString() * 8
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]

@@ -226,7 +226,7 @@ def test_a_platform_name_gets_the_same_answer_at_every_stage_of_the_queue() -> N
         }
     )
     runner = fn.FunctionRunner()
-    answers = [support.fatal_messages(runner.run_once(req)) for req in (before, after)]
+    answers = [support.fatal_messages(runner.answer(req).message()) for req in (before, after)]
     assert answers[0] == answers[1]
     [message] = answers[0]
     assert '"ASYA_QUEUE_URL" is set by the platform' in message
@@ -247,7 +247,7 @@ def test_refusals_set_the_flavors_condition() -> None:
     xr = support.MINIMAL_XR | {
         "spec": support.MINIMAL_XR["spec"] | {"volumes": [{"name": "tmp", "emptyDir": {}}]}
     }
-    rsp = fn.FunctionRunner().run_once(support.request(xr, input=support.struct({})))
+    rsp = fn.FunctionRunner().answer(support.request(xr, input=support.struct({}))).message()
     [condition] = rsp.conditions
     assert (condition.type, condition.status, condition.reason) == (
         "FlavorsResolved",

@@ -1,0 +1,133 @@
+"""Answers to RunFunction requests, as bytes: from the response cache when the content was seen.
+
+Crossplane calls the function for every actor at least once a minute, and almost
+every call carries what the previous one did: such a call is answered with the
+earlier answer's bytes and its own tag.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Protocol
+
+import zstandard
+from crossplane.function import logging
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from function import cache, errors, pipeline
+from function.codec import response
+from function.serving import question
+
+MIB = 1024 * 1024
+# Room kept under the send limit for the tag spliced in front of a kept body.
+TAG_ROOM = 1024
+CACHE_LOG_EVERY = 1000
+# The response cache's default budget (MiB); `serve --cache-size` sets it.
+CACHE_MB = 64
+
+
+class Function(Protocol):
+    """A function that answers one request synchronously and never raises."""
+
+    def answer(self, req: fnv1.RunFunctionRequest) -> response.Answer:
+        """Answer one request."""
+
+
+def untagged(answer: response.Answer, max_bytes: int) -> bytes:
+    """A response's bytes without its tag; one past the size limit becomes a Fatal result.
+
+    The tag is spliced back in by `tagged`, so the bytes can answer any request of
+    the same content.
+    """
+    answer.head.meta.tag = ""
+    data = answer.serialise()
+    if len(data) + TAG_ROOM <= max_bytes:
+        return data
+    # Checked here, where the bytes exist anyway, so it costs a call nothing.
+    too_large = errors.InputError(
+        f"cannot compose resources: the response would be {len(data) / MIB:.1f} MiB, "
+        f"more than the {max_bytes / MIB:g} MiB gRPC message limit "
+        "(--max-send-message-size); the actor's spec and flavors are too large"
+    )
+    refusal: bytes = pipeline.fatal(fnv1.RunFunctionRequest(), too_large).SerializeToString()
+    return refusal
+
+
+def tagged(tag: str, body: bytes) -> bytes:
+    """A response's bytes with its request's tag.
+
+    protobuf merges repeated occurrences of a message field, so a `meta` holding only
+    the tag, followed by the body (whose `meta` holds the rest), decodes as one meta.
+    """
+    if not tag:
+        return body
+    prefix: bytes = fnv1.RunFunctionResponse(meta=fnv1.ResponseMeta(tag=tag)).SerializeToString()
+    return prefix + body
+
+
+class Compressor:
+    """Compresses kept answers (zstd, its fastest level), so that a fleet's answers fit the budget.
+
+    zstd contexts must not be shared between threads, so each thread gets its own.
+    """
+
+    def __init__(self) -> None:
+        """Create no context yet: each thread makes its own on first use."""
+        self._local = threading.local()
+
+    def _contexts(self) -> tuple[zstandard.ZstdCompressor, zstandard.ZstdDecompressor]:
+        contexts: tuple[zstandard.ZstdCompressor, zstandard.ZstdDecompressor] | None = getattr(
+            self._local, "contexts", None
+        )
+        if contexts is None:
+            contexts = (zstandard.ZstdCompressor(level=1), zstandard.ZstdDecompressor())
+            self._local.contexts = contexts
+        return contexts
+
+    def compress(self, data: bytes) -> bytes:
+        """Compress some bytes, into an object of their own size."""
+        # zstandard leaves its output in a buffer sized for the worst case (larger
+        # than the input); a copy frees it, or each kept answer would hold more.
+        return bytes(memoryview(self._contexts()[0].compress(data)))
+
+    def decompress(self, data: bytes) -> bytes:
+        """The bytes `compress` was given."""
+        return self._contexts()[1].decompress(data)
+
+
+class Answers:
+    """Answers RunFunction requests, keeping each answer for the next request of the same content."""
+
+    def __init__(self, function: Function, max_response_bytes: int, cache_bytes: int) -> None:
+        """Answer with `function`, keeping answers compressed within `cache_bytes`."""
+        self.function = function
+        self.max_response_bytes = max_response_bytes
+        # Bounded by bytes, not by count, so a fleet of large actors cannot pass it.
+        self.kept: cache.ContentCache[bytes] = cache.ContentCache(
+            cache_bytes, sizeof=lambda body: len(body) + question.KEY_BYTES
+        )
+        self.compressor = Compressor()
+        self.log = logging.get_logger()
+
+    def answer(self, request: fnv1.RunFunctionRequest) -> bytes:
+        """The serialised response for one request."""
+        tag = request.meta.tag
+        key = question.key(request) if self.kept.enabled else None
+        if key is not None and (kept := self.kept.get(key)) is not None:
+            self._count()
+            return tagged(tag, self.compressor.decompress(kept))
+        body = untagged(self.function.answer(request), self.max_response_bytes)
+        if key is not None:
+            self.kept.put(key, self.compressor.compress(body))
+            self._count()
+        return tagged(tag, body)
+
+    def _count(self) -> None:
+        if (self.kept.hits + self.kept.misses) % CACHE_LOG_EVERY == 0:
+            self.log.debug(
+                "Response cache",
+                hits=self.kept.hits,
+                misses=self.kept.misses,
+                bytes=self.kept.size,
+                answers=len(self.kept),
+            )
