@@ -26,26 +26,21 @@ def is_wrapped(body: Mapping[str, Any]) -> bool:
 
 def manifest_status(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """Return the observed Kubernetes object's status (unwrapping an Object)."""
-    if not body:
-        return {}
-    status = (
-        _dig(body, "status", "atProvider", "manifest", "status")
-        if is_wrapped(body)
-        else body.get("status")
-    )
-    return status if isinstance(status, Mapping) else {}
+    return _manifest_part(body, "status", ("status", "atProvider", "manifest", "status"))
 
 
 def manifest_spec(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """Return the observed Kubernetes object's spec (unwrapping an Object)."""
+    return _manifest_part(body, "spec", ("spec", "forProvider", "manifest", "spec"))
+
+
+def _manifest_part(
+    body: Mapping[str, Any] | None, key: str, wrapped: tuple[str, ...]
+) -> Mapping[str, Any]:
     if not body:
         return {}
-    spec = (
-        _dig(body, "spec", "forProvider", "manifest", "spec")
-        if is_wrapped(body)
-        else body.get("spec")
-    )
-    return spec if isinstance(spec, Mapping) else {}
+    part = _dig(body, *wrapped) if is_wrapped(body) else body.get(key)
+    return part if isinstance(part, Mapping) else {}
 
 
 def condition(status: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:

@@ -88,6 +88,11 @@ def trigger(kind: str, metadata: dict[str, str], authentication: str | None) -> 
     return body
 
 
+def env_from_secret(secret: str) -> list[dict[str, Any]]:
+    """A container's envFrom of one Secret, or none when no Secret is named."""
+    return [{"secretRef": {"name": secret}}] if secret else []
+
+
 def trigger_authentication_name(plan: Plan) -> str:
     """`<actor>-trigger-auth`: the TriggerAuthentication the ScaledObject refers to."""
     return f"{plan.actor}-trigger-auth"

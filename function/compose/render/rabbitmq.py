@@ -57,8 +57,7 @@ class RabbitMQ:
 
     def sidecar_env_from(self, plan: Plan) -> list[dict[str, Any]]:
         """Broker credentials from `rabbitmq.credsSecret`, when set."""
-        secret = plan.settings.rabbitmq.creds_secret
-        return [{"secretRef": {"name": secret}}] if secret else []
+        return meta.env_from_secret(plan.settings.rabbitmq.creds_secret)
 
     def uses_irsa(self, plan: Plan) -> bool:
         """Never: RabbitMQ needs no cloud identity."""

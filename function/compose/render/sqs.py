@@ -156,8 +156,7 @@ class SQS:
 
     def sidecar_env_from(self, plan: Plan) -> list[dict[str, Any]]:
         """AWS keys from `sidecar.awsCredsSecret`, when set."""
-        secret = plan.settings.sidecar.aws_creds_secret
-        return [{"secretRef": {"name": secret}}] if secret else []
+        return meta.env_from_secret(plan.settings.sidecar.aws_creds_secret)
 
     def uses_irsa(self, plan: Plan) -> bool:
         """IRSA when the Input enables it."""
