@@ -1,6 +1,6 @@
 """Instructions per distinct call, counted by callgrind: repeatable where times are not.
 
-Runs the serving path (decode, then `answers.Answers.answer` with the cache on) for 20
+Runs the serving path (receive, then `answers.Answers.answer` with the cache on) for 20
 and for 120 distinct benchmark requests after 20 warm-up ones, each run under
 `valgrind --tool=callgrind`, and prints the difference of the two totals divided by
 100. `--root` measures another checkout of the project (its `function` package is
@@ -40,10 +40,7 @@ def serve_calls(calls: int, *, heavy: bool, root: str | None) -> None:
     ]
     answers = serving.Answers(fn.FunctionRunner(), 4 * 1024 * 1024, 64 << 20)
     for payload in payloads[: WARM + calls]:
-        decoded = request.decode(payload)
-        if isinstance(decoded, request.Undecodable):
-            raise SystemExit(f"a benchmark request does not decode: {decoded.error}")
-        answers.answer(decoded)
+        answers.answer(request.receive(payload))
 
 
 def instructions(calls: int, *, heavy: bool, root: str | None) -> int:

@@ -199,7 +199,7 @@ def request(
         heavy: the heavier actor (12 env vars, Secrets) of BENCHMARKS.md.
         variant: changes the observed Deployment's status, as a reconcile after a change sees it.
     """
-    req = fnv1.RunFunctionRequest(meta=fnv1.RequestMeta(tag="bench"))
+    req = fnv1.RunFunctionRequest()
     xr = composite(index)
     if heavy:
         xr["spec"] |= copy.deepcopy(HEAVY_SPEC)

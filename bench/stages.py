@@ -1,6 +1,6 @@
 """Where a distinct call's time goes, stage by stage, in process (BENCHMARKS.md's per-stage table).
 
-Runs the serving path (decode, then `answers.Answers.answer` with the response cache on)
+Runs the serving path (receive, then `answers.Answers.answer` with the response cache on)
 for distinct benchmark requests, each once, timing each stage's function with the
 thread's CPU clock; prints the median per stage in microseconds. Stages nest: the
 Struct writes happen inside `write`, which is shown without them.
@@ -31,7 +31,8 @@ from function.serving import question, request
 
 # (module, function, label), in the order a call runs them.
 STAGES: tuple[tuple[Any, str, str], ...] = (
-    (question, "key", "request digest (the response cache's key)"),
+    (question, "of_tag", "the response cache's key"),
+    (serving, "decode", "decode the request"),
     (parse, "composite", "observed XR -> dict"),
     (parse, "resolve_key", "resolve memo's key"),
     (parse, "settings", "Input"),
@@ -86,11 +87,11 @@ def _measure(spent: dict[str, float], calls: int, *, heavy: bool) -> dict[str, f
     for index, payload in enumerate(payloads):
         spent.clear()
         began = time.thread_time()
-        decoded = request.decode(payload)
-        spent["decode the request"] = time.thread_time() - began
-        if isinstance(decoded, request.Undecodable):
-            raise SystemExit(f"benchmark request {index} does not decode: {decoded.error}")
-        answers.answer(decoded)
+        received = request.receive(payload)
+        spent["receive the request"] = time.thread_time() - began
+        if received.untagged is None:
+            raise SystemExit(f"benchmark request {index} cannot be read")
+        answers.answer(received)
         spent["total"] = time.thread_time() - began
         if index >= 50:
             for label, seconds in spent.items():
@@ -111,7 +112,7 @@ def main() -> None:
     logging.configure(level=logging.Level.INFO)
     with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
         medians = measure(args.calls, heavy=args.heavy)
-    order = ["decode the request", *(label for _, _, label in STAGES), "total"]
+    order = ["receive the request", *(label for _, _, label in STAGES), "total"]
     print("| Stage | median |\n|---|---|")
     for label in order:
         print(f"| {label} | {medians.get(label, 0.0):.0f} us |")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
 import cachetools
@@ -15,6 +15,18 @@ Value = TypeVar("Value")
 def digest(content: bytes) -> bytes:
     """The key of some content: a SHA-256 digest, so a key never holds the content itself."""
     return hashlib.sha256(content).digest()
+
+
+def digest_of(parts: Iterable[bytes]) -> bytes:
+    """The key of several pieces of content, each framed by its length.
+
+    Framed, no two different lists of pieces give the same bytes to digest.
+    """
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(len(part).to_bytes(8, "little"))
+        hasher.update(part)
+    return hasher.digest()
 
 
 class ContentCache(Generic[Value]):

@@ -7,7 +7,7 @@ from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function.cache import digest
+from function.cache import digest_of
 from function.codec.structs import View, plain, value_of
 from function.errors import InputError
 from function.models import input as fn_input
@@ -111,9 +111,4 @@ def resolve_key(req: fnv1.RunFunctionRequest) -> bytes:
     for fetched in (req.required_resources, req.extra_resources):
         for key in sorted(fetched):
             parts += [key.encode(), fetched[key].SerializeToString(deterministic=True)]
-    return digest(b"".join(_framed(part) for part in parts))
-
-
-def _framed(part: bytes) -> bytes:
-    # Each part's length in front: no two lists of parts give the same bytes.
-    return len(part).to_bytes(8, "little") + part
+    return digest_of(parts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import ipaddress
 import os
 import signal
@@ -71,6 +72,19 @@ def flavored_request(data: dict[str, Any], **kwargs: Any) -> fnv1.RunFunctionReq
         {"metadata": {"name": "shape"}, "data": data}
     )
     return req
+
+
+def crossplane_tag(req: fnv1.RunFunctionRequest) -> str:
+    """The tag Crossplane gives a request: a SHA-256 of it before meta and what the loop fetches.
+
+    A client that sends one tag with other content lies to the response cache, which
+    trusts Crossplane's tag; tests that serve several requests tag them this way.
+    """
+    content = fnv1.RunFunctionRequest()
+    content.CopyFrom(req)
+    for loop_field in ("meta", "required_resources", "extra_resources", "required_schemas"):
+        content.ClearField(loop_field)
+    return hashlib.sha256(content.SerializeToString(deterministic=True)).hexdigest()
 
 
 def fatal_messages(rsp: fnv1.RunFunctionResponse) -> list[str]:

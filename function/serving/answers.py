@@ -17,6 +17,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from function import cache, errors, pipeline
 from function.codec import response
 from function.serving import question
+from function.serving.request import Received, Undecodable, decode
 
 MIB = 1024 * 1024
 # Room kept under the send limit for the tag spliced in front of a kept body.
@@ -109,18 +110,33 @@ class Answers:
         self.compressor = Compressor()
         self.log = logging.get_logger()
 
-    def answer(self, request: fnv1.RunFunctionRequest) -> bytes:
+    def answer(self, received: Received) -> bytes:
         """The serialised response for one request."""
-        tag = request.meta.tag
-        key = question.key(request) if self.kept.enabled else None
-        if key is not None and (kept := self.kept.get(key)) is not None:
-            self._count()
-            return tagged(tag, self.compressor.decompress(kept))
+        tag = received.tag
+        key = question.of_tag(received) if self.kept.enabled else None
+        if key is not None and (kept := self._kept(key)) is not None:
+            return tagged(tag, kept)
+        request = decode(received.data)
+        if isinstance(request, Undecodable):
+            refusal = pipeline.fatal(fnv1.RunFunctionRequest(meta=request.meta), request.error)
+            data: bytes = refusal.SerializeToString()
+            return data
+        if key is None and self.kept.enabled:
+            key = question.of_content(request)
+            if (kept := self._kept(key)) is not None:
+                return tagged(tag, kept)
         body = untagged(self.function.answer(request), self.max_response_bytes)
         if key is not None:
             self.kept.put(key, self.compressor.compress(body))
             self._count()
         return tagged(tag, body)
+
+    def _kept(self, key: bytes) -> bytes | None:
+        kept = self.kept.get(key)
+        if kept is None:
+            return None
+        self._count()
+        return self.compressor.decompress(kept)
 
     def _count(self) -> None:
         if (self.kept.hits + self.kept.misses) % CACHE_LOG_EVERY == 0:

@@ -7,11 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import grpc
-from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import pipeline
 from function.serving.answers import Answers
-from function.serving.request import Undecodable, decode
+from function.serving.request import Received, receive
 
 
 def run_function(answers: Answers, workers: int) -> Any:
@@ -21,18 +19,13 @@ def run_function(answers: Answers, workers: int) -> Any:
     """
     worker = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run-function")
 
-    async def run(
-        request: fnv1.RunFunctionRequest | Undecodable, _context: grpc.aio.ServicerContext
-    ) -> bytes:
-        if isinstance(request, Undecodable):
-            refusal = pipeline.fatal(fnv1.RunFunctionRequest(meta=request.meta), request.error)
-            data: bytes = refusal.SerializeToString()
-            return data
-        return await asyncio.get_running_loop().run_in_executor(worker, answers.answer, request)
+    async def run(received: Received, _context: grpc.aio.ServicerContext) -> bytes:
+        return await asyncio.get_running_loop().run_in_executor(worker, answers.answer, received)
 
     return grpc.unary_unary_rpc_method_handler(
         run,
-        request_deserializer=decode,
+        # Decoded on the worker, and only when the answer is not kept.
+        request_deserializer=receive,
         # The answer is serialised already (it may come from the cache).
         response_serializer=lambda data: data,
     )

@@ -1,22 +1,61 @@
-"""The response cache's key: a digest of everything an answer depends on."""
+"""The response cache's key: a digest of everything an answer depends on.
+
+Crossplane tags each request with a SHA-256 of its content, serialised
+deterministically before the tag is set (observed and desired state, Input,
+context, credentials and any requirements declared up front). It computes the tag
+once per step, before the requirements loop: every call of the loop carries the
+first call's tag while what the loop fetched changes, and the capabilities sit in
+the meta beside the tag. So a tagged request's key is its tag plus a digest of
+those, read without decoding the rest: an answer kept for an actor costs the same
+to find whatever the size of its observed state. A request without a tag (older
+Crossplane, `crossplane render` before v2.3, other clients) is keyed on its whole
+content. Different Crossplane builds may tag the same content differently: that
+costs a miss, never a wrong answer.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import cache
+from function.serving.request import Received
 
 KEY_BYTES = 32  # a SHA-256 digest
 
 
-def key(request: fnv1.RunFunctionRequest) -> bytes:
-    """A digest of the request's content without its tag.
+def of_tag(received: Received) -> bytes | None:
+    """The key of a tagged request: its tag, capabilities and what was fetched; None untagged."""
+    untagged = received.untagged
+    if untagged is None or not untagged.meta.tag:
+        return None
+    return cache.digest_of(
+        [
+            b"tag",
+            untagged.meta.tag.encode(),
+            ",".join(str(c) for c in untagged.meta.capabilities).encode(),
+            *_entries(untagged.extra_resources),
+            b"required",
+            *_entries(untagged.required_resources),
+            b"schemas",
+            *_entries(untagged.required_schemas),
+        ]
+    )
 
-    Deterministic serialisation orders map entries (Crossplane's Go marshaller does
-    not), so the same content always gives the same key.
-    """
+
+def _entries(fetched: Any) -> Iterator[bytes]:
+    for key in sorted(fetched):
+        yield key.encode()
+        # Deterministic: map entries in key order (Crossplane's Go marshaller's order is random).
+        yield fetched[key].SerializeToString(deterministic=True)
+
+
+def of_content(request: fnv1.RunFunctionRequest) -> bytes:
+    """The key of a request without a tag: a digest of its whole content."""
     tag = request.meta.tag
     request.meta.tag = ""
     content: bytes = request.SerializeToString(deterministic=True)
     request.meta.tag = tag
-    return cache.digest(content)
+    return cache.digest_of([b"content", content])

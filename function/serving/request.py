@@ -1,4 +1,4 @@
-"""A request's bytes read: decoded, or the reason they cannot be, with the tag when it is readable.
+"""A request's bytes read: in part for the cache's key, whole to answer, or why they cannot be.
 
 gRPC would answer a request protobuf cannot decode with a status code and no word
 of the cause; Crossplane would show only that. Here it becomes a Fatal result that
@@ -18,37 +18,77 @@ from function import errors
 PROTOBUF_DEPTH_LIMIT = 100
 
 
-def _meta_only() -> Any:
-    """A message type holding only a request's meta (field 1).
+def _part_of_request(name: str, fields: tuple[str, ...]) -> Any:
+    """A message type reading only some of a RunFunctionRequest's fields.
 
-    Everything else in the bytes is kept as unknown fields, which protobuf skips
-    without descending into them, so the tag can be read even from a request too
-    deeply nested to decode.
+    The others are kept as unknown fields, which protobuf skips without descending
+    into them: reading only these costs only what they hold, and works even on a
+    request too deeply nested to decode whole.
     """
     pool = descriptor_pool.Default()
-    name = "function_asya/meta_only.proto"
+    package = "function_asya"
     try:
-        pool.FindFileByName(name)
+        pool.FindFileByName(f"{package}/{name}.proto")
     except KeyError:
-        meta = descriptor_pb2.FieldDescriptorProto(
-            name="meta",
-            number=1,
-            label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL,
-            type=descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE,
-            type_name=f".{fnv1.DESCRIPTOR.package}.RequestMeta",
-        )
+        whole = descriptor_pb2.DescriptorProto()
+        fnv1.RunFunctionRequest.DESCRIPTOR.CopyToProto(whole)
+        nested = f".{fnv1.RunFunctionRequest.DESCRIPTOR.full_name}."
+        part = descriptor_pb2.DescriptorProto(name=name)
+        for field in whole.field:
+            if field.name not in fields:
+                continue
+            copied = part.field.add()
+            copied.CopyFrom(field)
+            # A map field's entry type is nested in the message: it moves along.
+            if field.type_name.startswith(nested):
+                entry = field.type_name.removeprefix(nested)
+                copied.type_name = f".{package}.{name}.{entry}"
+                part.nested_type.add().CopyFrom(
+                    next(t for t in whole.nested_type if t.name == entry)
+                )
         pool.Add(
             descriptor_pb2.FileDescriptorProto(
-                name=name,
-                package="function_asya",
+                name=f"{package}/{name}.proto",
+                package=package,
                 dependency=[fnv1.DESCRIPTOR.name],
-                message_type=[descriptor_pb2.DescriptorProto(name="MetaOnly", field=[meta])],
+                message_type=[part],
             )
         )
-    return message_factory.GetMessageClass(pool.FindMessageTypeByName("function_asya.MetaOnly"))
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{package}.{name}"))
 
 
-MetaOnly = _meta_only()
+MetaOnly = _part_of_request("MetaOnly", ("meta",))
+# What Crossplane's tag does not cover: the meta (which holds it) and what the
+# requirements loop fetched after the tag was computed (question.py says why).
+Untagged = _part_of_request(
+    "Untagged", ("meta", "extra_resources", "required_resources", "required_schemas")
+)
+
+
+@dataclass(frozen=True)
+class Received:
+    """A request's bytes as gRPC handed them over, and the part the response cache's key reads.
+
+    The whole request is decoded only when it must be answered anew.
+    """
+
+    data: bytes
+    # None when even that part cannot be read: decoding the whole says why.
+    untagged: Any
+
+    @property
+    def tag(self) -> str:
+        """The request's tag ('' when none or unreadable)."""
+        return str(self.untagged.meta.tag) if self.untagged is not None else ""
+
+
+def receive(data: bytes) -> Received:
+    """Take a request's bytes in, reading only what the response cache's key needs."""
+    try:
+        untagged = Untagged.FromString(data)
+    except message.DecodeError:
+        untagged = None
+    return Received(data, untagged)
 
 
 @dataclass(frozen=True)

@@ -84,9 +84,10 @@ class Cluster:
 
     def request(self, supplied: dict[str, list[dict[str, Any]]] | None) -> fnv1.RunFunctionRequest:
         req = support.request(self.xr, input=support.struct(self.step_input))
-        req.meta.tag = f"{self.xr['metadata']['name']}-{len(self.observed)}"
         for name, body in self.observed.items():
             req.observed.resources[name].resource.update(body)
+        # Before the loop adds what it fetched, as Crossplane computes it.
+        req.meta.tag = support.crossplane_tag(req)
         for key, items in (supplied or {}).items():
             target = req.required_resources[key]
             for item in items:

@@ -13,7 +13,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from function import cache
 from function import pipeline as fn
 from function.serving import answers as serving
-from function.serving import handler, question
+from function.serving import handler, question, request
 from tests import support
 
 MIB = 1024 * 1024
@@ -23,96 +23,160 @@ def answers(size: int = 64 * MIB) -> serving.Answers:
     return serving.Answers(fn.FunctionRunner(), 4 * MIB, size)
 
 
-def flavored(tag: str, replicas: int = 2, **meta: Any) -> fnv1.RunFunctionRequest:
+def tagged(req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionRequest:
+    """The request with Crossplane's tag."""
+    req.meta.tag = support.crossplane_tag(req)
+    return req
+
+
+def received(req: fnv1.RunFunctionRequest) -> request.Received:
+    return request.receive(req.SerializeToString())
+
+
+def ask(served: serving.Answers, req: fnv1.RunFunctionRequest) -> fnv1.RunFunctionResponse:
+    return fnv1.RunFunctionResponse.FromString(served.answer(received(req)))
+
+
+def flavored(replicas: int = 2, **meta: Any) -> fnv1.RunFunctionRequest:
     return support.flavored_request(
-        {"replicas": replicas, "env": [{"name": "A"}]}, meta=fnv1.RequestMeta(tag=tag, **meta)
+        {"replicas": replicas, "env": [{"name": "A"}]}, meta=fnv1.RequestMeta(**meta)
     )
 
 
 REQUESTS = [
-    flavored("one"),
-    flavored("two", replicas=3),
-    support.request(support.MINIMAL_XR, meta=fnv1.RequestMeta(tag="asks")),  # requirements only
-    support.request(support.MINIMAL_XR | {"spec": {"actor": "Bad"}}),  # a Fatal
+    tagged(flavored()),
+    tagged(flavored(replicas=3)),
+    flavored(replicas=4),  # untagged
+    tagged(support.request(support.MINIMAL_XR)),  # requirements only
+    tagged(support.request(support.MINIMAL_XR | {"spec": {"actor": "Bad"}})),  # a Fatal
 ]
 
 
 def test_every_answer_is_the_same_bytes_with_the_cache_on_off_and_warm() -> None:
     warm, cold, off = answers(), answers(), answers(0)
     for req in REQUESTS:
-        warm.answer(req)
+        warm.answer(received(req))
     for req in REQUESTS:
-        assert warm.answer(req) == cold.answer(req) == off.answer(req)
+        assert warm.answer(received(req)) == cold.answer(received(req)) == off.answer(received(req))
     assert warm.kept.hits == len(REQUESTS)
     assert len(off.kept) == 0
 
 
-def test_the_same_content_with_another_tag_is_a_hit_that_carries_the_new_tag() -> None:
+def test_a_tagged_request_seen_before_is_answered_without_decoding_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     served = answers()
-    first = fnv1.RunFunctionResponse.FromString(served.answer(flavored("first")))
-    second = fnv1.RunFunctionResponse.FromString(served.answer(flavored("second")))
+    first = ask(served, tagged(flavored()))
+
+    def undecodable(_data: bytes) -> None:
+        raise AssertionError("a kept answer was found by decoding the whole request")
+
+    monkeypatch.setattr(serving, "decode", undecodable)
+    assert ask(served, tagged(flavored())) == first
     assert (served.kept.hits, served.kept.misses) == (1, 1)
-    assert (first.meta.tag, second.meta.tag) == ("first", "second")
-    assert second.meta.ttl.seconds == 60
-    second.meta.tag = "first"
+
+
+def test_an_untagged_request_falls_back_to_a_digest_of_its_content() -> None:
+    served = answers()
+    first = ask(served, flavored())
+    second = ask(served, flavored())
+    other = ask(served, flavored(replicas=5))
+    assert (served.kept.hits, served.kept.misses) == (1, 2)
     assert second == first
+    assert other != first
+    assert served.answer(received(flavored(tag=""))) == served.answer(received(flavored()))
+
+
+def test_a_hit_carries_its_own_requests_tag() -> None:
+    served = answers()
+    one = tagged(flavored())
+    assert ask(served, one).meta.tag == one.meta.tag
+    untagged_first, untagged_again = flavored(), flavored()
+    ask(served, untagged_first)
+    again = ask(served, untagged_again)
+    assert again.meta.tag == ""
+    assert again.meta.ttl.seconds == 60
 
 
 def test_the_served_handler_answers_from_the_cache() -> None:
     served = answers()
     run = handler.run_function(served, workers=1)
+    req = tagged(flavored())
 
     async def call_twice() -> list[bytes]:
-        return [await run.unary_unary(flavored(tag), None) for tag in ("first", "second")]
+        return [await run.unary_unary(received(req), None) for _ in range(2)]
 
     first, second = (fnv1.RunFunctionResponse.FromString(b) for b in asyncio.run(call_twice()))
     assert (served.kept.hits, served.kept.misses) == (1, 1)
     assert len(served.kept) == 1
-    assert second.meta.tag == "second"
-    second.meta.tag = "first"
     assert second == first
 
 
 def test_one_tag_with_other_required_resources_is_another_question() -> None:
     # Crossplane keeps one tag for every call of a step's requirements loop.
     served = answers()
-    asking = flavored("loop")
+    asking = tagged(flavored())
+    composed_request = fnv1.RunFunctionRequest()
+    composed_request.CopyFrom(asking)
     del asking.required_resources["flavor-shape"]
-    asked = fnv1.RunFunctionResponse.FromString(served.answer(asking))
-    composed = fnv1.RunFunctionResponse.FromString(served.answer(flavored("loop")))
+    assert asking.meta.tag == composed_request.meta.tag
+    asked = ask(served, asking)
+    composed = ask(served, composed_request)
     assert served.kept.misses == 2
     assert len(asked.desired.resources) == 0
     assert "deployment" in composed.desired.resources
 
 
+def _with_changed_flavor(r: fnv1.RunFunctionRequest) -> None:
+    r.required_resources["flavor-shape"].items[0].resource["data"].update({"replicas": 7})
+
+
 @pytest.mark.parametrize(
     "change",
     [
+        pytest.param(_with_changed_flavor, id="a required resource"),
+        pytest.param(lambda r: r.extra_resources["x"].SetInParent(), id="extra resources"),
+        pytest.param(
+            lambda r: r.credentials["c"].credential_data.data.update({"k": b"v"}), id="credentials"
+        ),
+        pytest.param(lambda r: r.context.update({"k": "v"}), id="context"),
+        pytest.param(lambda r: r.input.update({"ttl": "30s"}), id="input"),
         pytest.param(
             lambda r: r.observed.resources["sqs-queue"].resource.update({"x": 1}), id="observed"
         ),
-        pytest.param(lambda r: r.input.update({"ttl": "30s"}), id="input"),
-        pytest.param(lambda r: r.context.update({"k": "v"}), id="context"),
         pytest.param(lambda r: r.desired.resources["e"].resource.update({"k": 1}), id="desired"),
         pytest.param(
             lambda r: r.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES),
             id="capabilities",
         ),
-        pytest.param(lambda r: r.extra_resources["x"].SetInParent(), id="extra resources"),
     ],
 )
-def test_everything_an_answer_depends_on_is_in_the_key(change: Any) -> None:
-    one, other = flavored("t"), flavored("t")
+def test_a_request_differing_in_anything_an_answer_depends_on_is_answered_anew(
+    change: Any,
+) -> None:
+    served, uncached = answers(), answers(0)
+    one = tagged(flavored())
+    other = flavored()
     change(other)
-    assert question.key(one) != question.key(other)
+    tagged(other)
+    ask(served, one)
+    assert ask(served, other) == ask(uncached, other)
+    assert (served.kept.hits, served.kept.misses) == (0, 2)
+    assert question.of_tag(received(one)) != question.of_tag(received(other))
+    for req in (one, other):
+        req.meta.tag = ""
+    assert question.of_content(one) != question.of_content(other)
 
 
-def test_map_order_does_not_change_the_key() -> None:
+def test_map_order_does_not_change_the_keys() -> None:
     # Crossplane's Go marshaller writes Struct entries in random order.
-    one, other = flavored("t"), flavored("t")
+    one, other = flavored(tag="t"), flavored(tag="t")
     one.input.update({"a": 1, "b": 2})
     other.input.update({"b": 2, "a": 1})
-    assert question.key(one) == question.key(other)
+    one.required_resources["flavor-shape"].items[0].resource["data"].update({"x": 1, "y": 2})
+    other.required_resources["flavor-shape"].items[0].resource["data"].update({"y": 2, "x": 1})
+    assert question.of_tag(received(one)) == question.of_tag(received(other))
+    assert question.of_content(one) == question.of_content(other)
 
 
 def test_the_cache_is_bounded_by_bytes_least_recently_used_first_out() -> None:
@@ -137,14 +201,22 @@ def test_a_cache_of_budget_zero_keeps_nothing() -> None:
 
 
 def test_the_key_leaves_the_request_as_it_was() -> None:
-    req = flavored("keep")
-    question.key(req)
+    req = flavored(tag="keep")
+    question.of_content(req)
     assert req.meta.tag == "keep"
+
+
+def test_an_undecodable_request_is_a_fatal_never_kept() -> None:
+    served = answers()
+    data = tagged(flavored()).SerializeToString() + b"\x0f"  # a field of no wire type
+    rsp = fnv1.RunFunctionResponse.FromString(served.answer(request.receive(data)))
+    assert support.fatal_messages(rsp)[0].startswith("cannot read the request")
+    assert len(served.kept) == 0
 
 
 def test_kept_answers_are_compressed_and_come_back_whole_from_any_thread() -> None:
     compressor = serving.Compressor()
-    answer = fn.FunctionRunner().answer(flavored("z")).message().SerializeToString() * 4
+    answer = fn.FunctionRunner().answer(flavored()).message().SerializeToString() * 4
     packed = compressor.compress(answer)
     assert len(packed) < len(answer) / 2
 
@@ -162,7 +234,7 @@ def test_a_kept_answer_takes_the_memory_the_cache_counts_for_it() -> None:
     # zstandard returns its output in a buffer sized for the worst case (larger than
     # the input); kept as is, a fleet's answers would take 4x the cache's budget.
     compressor = serving.Compressor()
-    answer = fn.FunctionRunner().answer(flavored("size")).message().SerializeToString() * 8
+    answer = fn.FunctionRunner().answer(flavored()).message().SerializeToString() * 8
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
