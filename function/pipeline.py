@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import collections
 import threading
 import traceback
 from dataclasses import dataclass
 from typing import Any
 
+import cachetools
 from crossplane.function import logging, response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
@@ -72,16 +72,14 @@ class AppliedFlavors:
 
     def __init__(self) -> None:
         """Remember nothing yet."""
-        self._last: collections.OrderedDict[str, tuple[str, ...]] = collections.OrderedDict()
+        self._last: cachetools.LRUCache[str, tuple[str, ...]] = cachetools.LRUCache(self.SIZE)
         self._lock = threading.Lock()
 
     def changed(self, actor: str, applied: tuple[str, ...]) -> bool:
         """Record what was applied to an actor; tell whether it differs from last time."""
         with self._lock:
-            before = self._last.pop(actor, None)
+            before = self._last.get(actor)
             self._last[actor] = applied
-            if len(self._last) > self.SIZE:
-                self._last.popitem(last=False)
         return before != applied
 
 
