@@ -14,8 +14,11 @@ from function.errors import InputError
 API_VERSION = "asya.fn.crossplane.io/v1beta1"
 KIND = "Input"
 
-_REGION = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
-_ACCOUNT = re.compile(r"^\d{12}$")
+# One pattern each, for the validator's message and the Input CRD's schema alike.
+REGION = r"^[a-z]{2}(-[a-z]+)+-\d+$"
+ACCOUNT_ID = r"^(\d{12})?$"
+_REGION = re.compile(REGION)
+_ACCOUNT_ID = re.compile(ACCOUNT_ID)
 _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
 
 
@@ -32,12 +35,12 @@ class AWS(_Settings):
 
     region: str = Field(
         "us-east-1",
-        pattern=r"^[a-z]{2}(-[a-z]+)+-\d+$",
+        pattern=REGION,
         description="AWS region of the queues, such as us-east-1.",
     )
     account_id: str = Field(
         "",
-        pattern=r"^(\d{12})?$",
+        pattern=ACCOUNT_ID,
         description="The 12-digit AWS account id. When set: DLQ redrive policy and ACCOUNT_ID in role ARNs.",
     )
 
@@ -51,7 +54,7 @@ class AWS(_Settings):
     @field_validator("account_id", mode="before")
     @classmethod
     def _an_account(cls, value: Any) -> Any:
-        if isinstance(value, str) and value and not _ACCOUNT.match(value):
+        if isinstance(value, str) and not _ACCOUNT_ID.match(value):
             raise ValueError(f"{value!r} is not an AWS account id (12 digits)")
         return value
 

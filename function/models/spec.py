@@ -7,10 +7,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from function.models import pod
+from function.models import names, pod
 
 PullPolicy = Literal["Always", "IfNotPresent", "Never"]
-DNS_LABEL = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$"
 # Fields that say what the actor is or which flavors it uses; flavors cannot set them.
 INFRASTRUCTURE_FIELDS = ("actor", "transport", "flavors")
 MAX_FLAVORS = 8
@@ -164,7 +163,7 @@ class StateProxy(_Spec):
     """A state mount served by a connector container."""
 
     # Its connector container is `asya-state-proxy-<name>`, which must fit in 63.
-    name: str = Field(min_length=1, max_length=MAX_STATE_PROXY_NAME, pattern=DNS_LABEL)
+    name: str = Field(min_length=1, max_length=MAX_STATE_PROXY_NAME, pattern=names.DNS_LABEL)
     mount: Mount
     write_mode: Literal["buffered", "passthrough"] = "buffered"
     connector: Connector
@@ -191,7 +190,7 @@ class NamedContainer(BaseModel):
 class Spec(_Spec):
     """The resolved AsyncActor spec every later stage reads."""
 
-    actor: str = Field(min_length=1, max_length=63, pattern=DNS_LABEL)
+    actor: str = Field(min_length=1, max_length=names.MAX_LABEL, pattern=names.DNS_LABEL)
     flavors: list[str] = Field(default_factory=list, max_length=MAX_FLAVORS)
     image: str = Field(min_length=1)
     image_pull_policy: PullPolicy = "IfNotPresent"

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from function.errors import InputError
+from function.models import names
 from function.models.spec import MAX_FLAVORS
 
 CLAIM_NAMESPACE_LABEL = "crossplane.io/claim-namespace"
-# A Kubernetes object name (DNS-1123 subdomain): what a flavor's name must be.
-OBJECT_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-MAX_OBJECT_NAME = 253
 # Keys Crossplane itself writes into an XR's spec: never actor settings.
 CROSSPLANE_MACHINERY = frozenset(
     {
@@ -94,11 +91,11 @@ def _flavors(spec: dict[str, Any]) -> tuple[str, ...]:
             f"invalid actor spec: flavors: names must have 3 or more characters: {', '.join(short)}"
         )
     # Such a flavor can never exist: refuse it now rather than wait for it forever.
-    impossible = [n for n in raw if len(n) > MAX_OBJECT_NAME or not OBJECT_NAME.match(n)]
+    impossible = [n for n in raw if not names.is_object_name(n)]
     if impossible:
         raise InputError(
             "invalid actor spec: flavors: not a valid object name (lowercase letters, digits, "
-            f"'-' and '.', at most {MAX_OBJECT_NAME} characters): "
+            f"'-' and '.', at most {names.MAX_OBJECT_NAME} characters): "
             + ", ".join(repr(n) for n in impossible)
         )
     duplicates = sorted({n for n in raw if raw.count(n) > 1})

@@ -14,14 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from function.errors import FlavorError
-from function.models import pod
+from function.models import names, pod
 from function.models.input import Input
 from function.models.spec import Spec
 from function.resolve.provenance import Provenance
 
-# Kubernetes' DNS-1123 label: container and volume names.
-DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-MAX_NAME = 63
 # Kubernetes 1.34+ accepts any printable ASCII but "=" in an env var name.
 ENV_NAME = re.compile(r"^[ -<>-~]+$")
 
@@ -47,20 +44,20 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
 
 
 def _volumes(origin: Provenance) -> set[str]:
-    names = set(pod.PLATFORM_VOLUMES)
+    defined = set(pod.PLATFORM_VOLUMES)
     for index, volume in enumerate(origin.data.get("volumes") or []):
         loc: Loc = ("volumes", index, "name")
         name = volume.get("name") if isinstance(volume, Mapping) else None
         if not isinstance(name, str) or not name:
             raise origin.refuse(loc[:2], "a volume needs a name")
-        if problem := _dns_label_problem(name):
+        if problem := names.label_problem(name):
             raise origin.refuse(loc, f"{name!r} is not a valid volume name: {problem}")
         if name in pod.PLATFORM_VOLUMES:
             raise origin.refuse(loc, f"{name!r} is a volume the platform adds; pick another name")
-        if name in names:
+        if name in defined:
             raise origin.refuse(loc, f"the volume {name!r} is defined twice")
-        names.add(name)
-    return names
+        defined.add(name)
+    return defined
 
 
 def _container_names(origin: Provenance) -> None:
@@ -77,19 +74,11 @@ def _container_names(origin: Provenance) -> None:
         ]
     seen = {pod.RUNTIME, pod.SIDECAR}
     for name, loc in named:
-        if problem := _dns_label_problem(name):
+        if problem := names.label_problem(name):
             raise origin.refuse(loc, f"the container name {name!r} is invalid: {problem}")
         if name in seen:
             raise origin.refuse(loc, f"the container name {name!r} is used twice in the pod")
         seen.add(name)
-
-
-def _dns_label_problem(name: str) -> str:
-    if len(name) > MAX_NAME:
-        return f"{len(name)} characters, at most {MAX_NAME}"
-    if not DNS_LABEL.match(name):
-        return "lowercase letters, digits and '-' only, starting and ending with a letter or digit"
-    return ""
 
 
 def _env_problem(name: Any) -> str:

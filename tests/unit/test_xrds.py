@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.models import pod
+from function.models import names, pod
 from function.models import spec as spec_model
 from tests.schemas import load_all
 from tests.support import ROOT
@@ -57,7 +57,7 @@ def test_required_fields_and_limits_match_the_spec() -> None:
     spec = version(V1)["schema"]["openAPIV3Schema"]["properties"]["spec"]
     assert spec["required"] == ["actor", "image", "handler"]
     assert spec["properties"]["flavors"]["maxItems"] == spec_model.MAX_FLAVORS
-    assert spec["properties"]["actor"]["pattern"] == spec_model.DNS_LABEL
+    assert spec["properties"]["actor"]["pattern"] == names.DNS_LABEL
 
 
 def test_any_state_proxy_name_the_xrd_accepts_makes_a_valid_container_name() -> None:

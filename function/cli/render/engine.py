@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +35,7 @@ from function.cli.render.output import (
 )
 from function.cli.render.pipeline import Outcome
 from function.codec import structs
+from function.models import names
 
 # The engine pins the XR's resourceVersion so the reconciler's writes succeed.
 RESOURCE_VERSION = "999"
@@ -45,7 +45,6 @@ REASON_NAMESPACE = "NamespaceOverridden"
 # names.ChildName: <generateName><12 hex digits>, within a DNS label's 63 characters.
 _NAME_LIMIT = 63
 _HASH_DIGITS = 12
-_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 _RBAC_KINDS = frozenset({"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"})
 
 
@@ -275,7 +274,7 @@ def _valid_name(name: str, kind: str) -> bool:
     """names.ValidateName: an RFC 1123 subdomain (RBAC kinds may also hold colons)."""
     if kind in _RBAC_KINDS:
         name = name.replace(":", "")
-    return len(name) <= 253 and _SUBDOMAIN.fullmatch(name) is not None
+    return names.is_object_name(name)
 
 
 def composite(

@@ -14,6 +14,7 @@ from typing import Any
 
 from function.cli.tools.library import Entry, fetched_for
 from function.errors import FunctionError, MergeConflictError
+from function.models import names
 from function.models import xr as xr_model
 from function.models.input import Input
 from function.resolve import flavors, merge, requirements, validate
@@ -73,7 +74,7 @@ def check_flavor(entry: Entry, settings: Input) -> list[Finding]:
     if entry.error or entry.flavor is None:
         return [Finding(name, "", ERROR, entry.error)]
     found: list[Finding] = []
-    if len(name) > xr_model.MAX_OBJECT_NAME or not xr_model.OBJECT_NAME.match(name):
+    if not names.is_object_name(name):
         found.append(Finding(name, "", ERROR, f"{name!r} is not a valid object name"))
     labels = (entry.body.get("metadata") or {}).get("labels") or {}
     if entry.kind == "EnvironmentConfig" and labels.get(FLAVOR_LABEL) != name:

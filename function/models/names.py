@@ -1,0 +1,29 @@
+"""Kubernetes' naming rules, stated once: every name the function checks is checked here."""
+
+from __future__ import annotations
+
+import re
+
+# A DNS-1123 label: an actor, a container, a volume, a state proxy.
+DNS_LABEL = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$"
+MAX_LABEL = 63
+# A DNS-1123 subdomain: an object's name, such as a flavor's.
+OBJECT_NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+MAX_OBJECT_NAME = 253
+
+_LABEL = re.compile(DNS_LABEL)
+_OBJECT_NAME = re.compile(OBJECT_NAME)
+
+
+def label_problem(name: str) -> str:
+    """What makes a name no DNS-1123 label ('' when it is one)."""
+    if len(name) > MAX_LABEL:
+        return f"{len(name)} characters, at most {MAX_LABEL}"
+    if not _LABEL.match(name):
+        return "lowercase letters, digits and '-' only, starting and ending with a letter or digit"
+    return ""
+
+
+def is_object_name(name: str) -> bool:
+    """Whether a name can name a Kubernetes object (a DNS-1123 subdomain)."""
+    return len(name) <= MAX_OBJECT_NAME and _OBJECT_NAME.match(name) is not None
