@@ -25,7 +25,7 @@ from function import parse
 from function import pipeline as fn
 from function.codec import structs
 from function.compose import render, status
-from function.resolve import sources as flavor_sources
+from function.resolve import actor
 from function.serving import answers as serving
 from function.serving import question, request
 
@@ -37,7 +37,7 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
     (parse, "resolve_key", "resolve memo's key"),
     (parse, "settings", "Input"),
     (parse, "required", "flavors -> dict"),
-    (flavor_sources, "resolve_actor", "resolve: merge, layer, validate"),
+    (actor, "resolve_actor", "resolve: merge, layer, validate"),
     (render, "render_all", "render 5 resources"),
     (status, "derive", "status"),
     (fn, "write", "write, without the Struct writes"),

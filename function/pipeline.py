@@ -20,8 +20,8 @@ from function.compose import render, status
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.xr import Composite
-from function.resolve import flavors, merge, requirements
-from function.resolve import sources as flavor_sources
+from function.resolve import actor, merge, requirements
+from function.resolve.layers import Resolution
 
 INTERNAL_ERROR = (
     "cannot compose resources: internal error in function-asya (see the function's logs)"
@@ -39,7 +39,7 @@ class Resolved:
 
     settings: Input
     wanted: list[requirements.Requirement]
-    resolution: flavors.Resolution
+    resolution: Resolution
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Composed:
 
     settings: Input
     wanted: list[requirements.Requirement]
-    resolution: flavors.Resolution
+    resolution: Resolution
     rendered: dict[str, dict[str, Any]]
     report: status.Report
 
@@ -109,11 +109,15 @@ class FunctionRunner:
             resolved = self.memo.get(key)
             if resolved is None:
                 settings = parse.settings(req)
-                wanted = requirements.for_flavors(xr.flavors, flavor_namespace(req, xr, settings))
-                fetched = parse.required(req, [r.key for r in wanted])
+                found = actor.lookup(
+                    xr, settings, namespaced_selectors=parse.supports_required_resources(req)
+                )
+                wanted = found.wanted
+                fetched = parse.required(req, found.keys)
                 if fetched is None:
                     return write(req, Pending(settings, wanted))
-                resolved = Resolved(settings, wanted, resolve(xr, settings, wanted, fetched))
+                resolution = actor.resolve_actor(xr, settings, found, fetched)
+                resolved = Resolved(settings, wanted, resolution)
                 self.memo.put(key, resolved)
             outcome = compose(req, xr, resolved)
             answer = write(req, outcome)
@@ -141,34 +145,6 @@ def where(exc: BaseException) -> list[str]:
         f"{frame.filename}:{frame.lineno} in {frame.name}"
         for frame in traceback.extract_tb(exc.__traceback__)
     ]
-
-
-def flavor_namespace(req: fnv1.RunFunctionRequest, xr: Composite, settings: Input) -> str | None:
-    """The namespace to look for namespace flavors in, or None when they are off (SPEC §5.6).
-
-    Auto turns them on only where Crossplane honours a selector's namespace: a
-    Crossplane that advertises required resources, or a namespaced XR (Crossplane 2).
-    """
-    mode = settings.namespaced_flavors
-    on = mode == "Enabled" or (
-        mode == "Auto" and (xr.namespaced or parse.supports_required_resources(req))
-    )
-    return xr.namespace if on else None
-
-
-def resolve(
-    xr: Composite,
-    settings: Input,
-    wanted: list[requirements.Requirement],
-    fetched: dict[str, list[dict[str, Any]]],
-) -> flavors.Resolution:
-    """Resolve the actor's spec from what Crossplane fetched for it.
-
-    Raises:
-        FunctionError: for a flavor missing or ambiguous, a conflict, or an invalid value.
-    """
-    namespace = next((r.namespace for r in wanted if r.namespace), None)
-    return flavor_sources.resolve_actor(xr, settings, wanted, fetched, namespace)
 
 
 def compose(req: fnv1.RunFunctionRequest, xr: Composite, resolved: Resolved) -> Composed:

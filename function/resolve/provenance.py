@@ -11,8 +11,37 @@ from pydantic import ValidationError
 from function.errors import FlavorError, SpecError
 from function.resolve import paths
 
-ACTOR = "the actor's spec"
 MAX_PROBLEMS = 5
+
+
+@dataclass(frozen=True)
+class Layer:
+    """Who set a value of a resolved spec: the actor, or a flavor (and where it lives).
+
+    A value no layer set is a function default (None where a layer is expected).
+    """
+
+    # The flavor's name; empty for the actor's own spec.
+    flavor: str = ""
+    # Where the flavor lives when it is not the EnvironmentConfig of its name.
+    where: str = ""
+
+    @property
+    def is_actor(self) -> bool:
+        """Whether this is the actor's own spec."""
+        return not self.flavor
+
+    @property
+    def label(self) -> str:
+        """How messages name a flavor: `"gpu"`, or `"keys" in ConfigMap ml/keys`."""
+        return f'"{self.flavor}"' + (f" in {self.where}" if self.where else "")
+
+    def __str__(self) -> str:
+        """`the actor's spec`, or `flavor "gpu"` (`flavor "keys" in ConfigMap ml/keys`)."""
+        return "the actor's spec" if self.is_actor else f"flavor {self.label}"
+
+
+ACTOR = Layer()
 
 
 @dataclass(frozen=True)
@@ -23,14 +52,14 @@ class Provenance:
     """
 
     data: dict[str, Any]
-    # (name, data): the actor first, then the flavors in the actor's order.
-    sources: tuple[tuple[str, dict[str, Any]], ...]
+    # (layer, data): the actor first, then the flavors in the actor's order.
+    sources: tuple[tuple[Layer, dict[str, Any]], ...]
 
-    def source(self, path: paths.Path) -> str | None:
-        """Name the first layer that set the value at path (None: a function default)."""
-        return next((name for name, layer in self.sources if paths.contains(layer, path)), None)
+    def source(self, path: paths.Path) -> Layer | None:
+        """The first layer that set the value at path (None: a function default)."""
+        return next((layer for layer, data in self.sources if paths.contains(data, path)), None)
 
-    def blame(self, loc: Sequence[str | int], *, missing: bool = False) -> tuple[str, str | None]:
+    def blame(self, loc: Sequence[str | int], *, missing: bool = False) -> tuple[str, Layer | None]:
         """The dotted path of a location in the data, and the layer that set it.
 
         A value that is missing is blamed on whoever supplied the object lacking it.
@@ -56,7 +85,7 @@ class Provenance:
         for loc, message, missing in problems[:MAX_PROBLEMS]:
             where, origin = self.blame(loc, missing=missing)
             wheres.append(where)
-            blamed_flavor = blamed_flavor or (origin is not None and origin != ACTOR)
+            blamed_flavor = blamed_flavor or (origin is not None and not origin.is_actor)
             texts.append(f"{where}: {message}" + (f" (from {origin})" if origin else ""))
         text = "; ".join(texts)
         path = wheres[0] if wheres else ""

@@ -8,27 +8,78 @@ namespace, and holds the partial spec as YAML under `flavor.yaml`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
-from function.cache import ContentCache
 from function.errors import FlavorError, WaitingForFlavorsError
-from function.models.input import Input
-from function.models.xr import Composite
-from function.resolve import validate
-from function.resolve.flavors import (
-    FLAVOR_LABEL,
-    Flavor,
-    Merged,
-    Resolution,
-    from_environment_config,
-    from_metadata,
-    resolve,
-)
+from function.resolve.merge import type_name
+from function.resolve.provenance import Layer
 from function.resolve.requirements import Requirement
 
 FLAVOR_FILE = "flavor.yaml"
+FLAVOR_LABEL = "asya.sh/flavor"
+DEPRECATED_LABEL = "asya.sh/deprecated"
+DEPRECATION_MESSAGE = "asya.sh/deprecation-message"
+
+
+@dataclass(frozen=True)
+class Flavor:
+    """One fetched flavor: its name, data and what the object defining it says about it."""
+
+    name: str
+    data: dict[str, Any]
+    deprecated: bool = False
+    deprecation_message: str = ""
+    # The object it came from when it is not the EnvironmentConfig of its name.
+    source: str = ""
+
+    @property
+    def layer(self) -> Layer:
+        """Its layer of a resolved spec: what provenance says set a value."""
+        return Layer(flavor=self.name, where=self.source)
+
+    @property
+    def label(self) -> str:
+        """How messages name it: `"gpu"`, or `"team-keys" in ConfigMap ml/team-keys`."""
+        return self.layer.label
+
+
+def from_environment_config(name: str, body: dict[str, Any]) -> Flavor:
+    """Read a flavor from its EnvironmentConfig.
+
+    Raises:
+        FlavorError: when `data` is present but not a map.
+    """
+    data = body.get("data")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise FlavorError(
+            f'invalid flavor data: flavor "{name}": data must be a map, got {type_name(data)}'
+        )
+    return from_metadata(name, data, body.get("metadata"))
+
+
+def from_metadata(name: str, data: dict[str, Any], metadata: Any, *, source: str = "") -> Flavor:
+    """A flavor of this data, deprecated as its object's metadata says."""
+    metadata = _map(metadata)
+    labels, annotations = _map(metadata.get("labels")), _map(metadata.get("annotations"))
+    # The seed: "add a label or annotation" — either marks a flavor deprecated.
+    marks = (labels.get(DEPRECATED_LABEL), annotations.get(DEPRECATED_LABEL))
+    return Flavor(
+        name=name,
+        data=data,
+        deprecated=any(str(mark).lower() == "true" for mark in marks if mark is not None),
+        deprecation_message=str(annotations.get(DEPRECATION_MESSAGE, "")),
+        source=source,
+    )
+
+
+def _map(value: Any) -> dict[str, Any]:
+    """Metadata the function only reads for hints: anything but a map reads as empty."""
+    return value if isinstance(value, dict) else {}
 
 
 def collect(
@@ -129,23 +180,3 @@ def from_config_map(name: str, namespace: str, body: Mapping[str, Any]) -> Flavo
             "AsyncActor spec fields"
         )
     return from_metadata(name, spec, body.get("metadata"), source=where)
-
-
-def resolve_actor(
-    xr: Composite,
-    settings: Input,
-    wanted: Sequence[Requirement],
-    fetched: Mapping[str, list[dict[str, Any]]],
-    namespace: str | None,
-    merges: ContentCache[Merged] | None = None,
-) -> Resolution:
-    """Resolve an actor from what was fetched for it, then check its pod: the function's stages.
-
-    `merges` keeps what each combination of flavors resolves to on its own.
-
-    Raises:
-        FunctionError: for a flavor missing or ambiguous, a conflict, or an invalid value.
-    """
-    resolution = resolve(xr, collect(wanted, fetched, namespace), merges)
-    validate.check(resolution.spec, settings, resolution.provenance)
-    return resolution

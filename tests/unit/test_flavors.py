@@ -10,7 +10,7 @@ from function.errors import FlavorError, InputError, MergeConflictError, SpecErr
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.spec import as_data
-from function.resolve import flavors, validate
+from function.resolve import layers, sources, validate
 
 
 def composite(**spec: Any) -> xr_model.Composite:
@@ -23,15 +23,15 @@ def composite(**spec: Any) -> xr_model.Composite:
     return xr_model.parse(body)
 
 
-def flavor(name: str, data: dict[str, Any], **metadata: Any) -> flavors.Flavor:
-    return flavors.from_environment_config(name, {"metadata": metadata, "data": data})
+def flavor(name: str, data: dict[str, Any], **metadata: Any) -> sources.Flavor:
+    return sources.from_environment_config(name, {"metadata": metadata, "data": data})
 
 
-def resolve(spec: dict[str, Any], *layers: flavors.Flavor) -> flavors.Resolution:
+def resolve(spec: dict[str, Any], *fetched: sources.Flavor) -> layers.Resolution:
     """Resolve and validate, as the function does before it renders."""
-    names = [layer.name for layer in layers]
-    resolution = flavors.resolve(
-        composite(**spec, flavors=names) if names else composite(**spec), list(layers)
+    names = [flavor.name for flavor in fetched]
+    resolution = layers.resolve(
+        composite(**spec, flavors=names) if names else composite(**spec), list(fetched)
     )
     validate.check(resolution.spec, fn_input.parse({}), resolution.provenance)
     return resolution
@@ -203,15 +203,15 @@ def test_a_deprecated_flavor_applies_with_a_warning() -> None:
 
 
 def test_a_flavor_without_data_contributes_nothing() -> None:
-    resolution = flavors.resolve(
-        composite(flavors=["empty"]), [flavors.from_environment_config("empty", {"metadata": {}})]
+    resolution = layers.resolve(
+        composite(flavors=["empty"]), [sources.from_environment_config("empty", {"metadata": {}})]
     )
     assert as_data(resolution.spec) == as_data(resolve({}).spec) | {"flavors": ["empty"]}
 
 
 def test_a_flavor_whose_data_is_not_a_map_is_an_error_naming_it() -> None:
     with pytest.raises(FlavorError, match='flavor "broken": data must be a map, got a list'):
-        flavors.from_environment_config("broken", {"data": [1, 2]})
+        sources.from_environment_config("broken", {"data": [1, 2]})
 
 
 def test_an_invalid_value_names_its_path_and_the_flavor_that_set_it() -> None:
@@ -418,5 +418,5 @@ def test_warnings_come_in_a_stable_order() -> None:
 
 
 def test_flavor_metadata_of_the_wrong_shape_reads_as_empty() -> None:
-    odd = flavors.from_environment_config("odd", {"metadata": {"labels": ["x"]}, "data": {}})
+    odd = sources.from_environment_config("odd", {"metadata": {"labels": ["x"]}, "data": {}})
     assert not odd.deprecated

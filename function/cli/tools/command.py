@@ -16,8 +16,7 @@ from function.cli.tools import lint as linter
 from function.errors import FunctionError
 from function.models import xr as xr_model
 from function.models.input import Input
-from function.resolve import requirements
-from function.resolve import sources as flavor_sources
+from function.resolve import actor
 
 OUTPUT = click.Choice(["text", "json"])
 
@@ -100,11 +99,10 @@ def explain(xr: str, required: tuple[str, ...], output: str) -> None:
         _fail(str(exc))
     settings = Input()
     try:
-        actor = xr_model.parse(body)
-        wanted = requirements.for_flavors(actor.flavors, actor.namespace)
-        resolution = flavor_sources.resolve_actor(
-            actor, settings, wanted, library.fetched_for(wanted, entries), actor.namespace
-        )
+        composite = xr_model.parse(body)
+        found = actor.lookup(composite, settings, namespaced_selectors=True)
+        fetched = library.fetched_for(found, entries)
+        resolution = actor.resolve_actor(composite, settings, found, fetched)
     except FunctionError as exc:
         _fail(str(exc))
     click.echo(

@@ -14,8 +14,8 @@ import yaml
 
 from function.models.spec import as_data
 from function.resolve import paths
-from function.resolve.flavors import Resolution
-from function.resolve.provenance import ACTOR
+from function.resolve.layers import Resolution
+from function.resolve.provenance import Layer
 
 DEFAULT = "default"
 
@@ -32,17 +32,16 @@ def leaves(data: Any, at: tuple[str | int, ...] = ()) -> Iterator[tuple[str | in
         yield at
 
 
-def source_label(origin: str | None) -> str:
+def source_label(origin: Layer | None) -> str:
     """The JSON form of a source: `default`, `actor` or `flavor:<name>`."""
     if origin is None:
         return DEFAULT
-    if origin == ACTOR:
+    if origin.is_actor:
         return "actor"
-    name = origin.removeprefix("flavor ").split('"')[1]
-    return f"flavor:{name}"
+    return f"flavor:{origin.flavor}"
 
 
-def origins(resolution: Resolution) -> dict[str, str | None]:
+def origins(resolution: Resolution) -> dict[str, Layer | None]:
     """The layer that set every leaf of the resolved spec, by path (None: a default)."""
     data = as_data(resolution.spec)
     provenance = resolution.provenance
@@ -59,13 +58,12 @@ def as_json(resolution: Resolution) -> str:
     return json.dumps({"spec": as_data(resolution.spec), "sources": sources}, indent=2)
 
 
-def _comment(origin: str | None) -> str:
+def _comment(origin: Layer | None) -> str:
     if origin is None:
         return f"# {DEFAULT}"
-    if origin == ACTOR:
+    if origin.is_actor:
         return "# actor"
-    # `flavor "x"` or `flavor "x" in ConfigMap ns/x`
-    return "# " + origin.replace('"', "")
+    return f"# flavor {origin.flavor}" + (f" in {origin.where}" if origin.where else "")
 
 
 def as_yaml(resolution: Resolution) -> str:
@@ -87,7 +85,7 @@ def _emit(
     depth: int,
     lines: list[str],
     data: Any,
-    by_path: dict[str, str | None],
+    by_path: dict[str, Layer | None],
 ) -> None:
     indent = "  " * (depth + 1)
     items: Sequence[tuple[str | int, Any]] = (

@@ -9,9 +9,8 @@ from typing import Any
 from function.cli.render import files
 from function.cli.render.files import Document
 from function.errors import FlavorError
-from function.resolve import requirements
-from function.resolve import sources as flavor_sources
-from function.resolve.flavors import FLAVOR_LABEL, Flavor, from_environment_config
+from function.resolve.actor import Lookup
+from function.resolve.sources import FLAVOR_LABEL, Flavor, from_config_map, from_environment_config
 
 
 @dataclass(frozen=True)
@@ -49,19 +48,17 @@ def _entry(doc: Document) -> Entry | None:
     if doc.kind == "ConfigMap" and isinstance(labels, dict) and FLAVOR_LABEL in labels:
         namespace = str(doc.metadata.get("namespace") or "")
         try:
-            flavor = flavor_sources.from_config_map(name, namespace, body)
+            flavor = from_config_map(name, namespace, body)
         except FlavorError as exc:
             return Entry(name, doc.kind, body, namespace, error=str(exc))
         return Entry(name, doc.kind, body, namespace, flavor=flavor)
     return None
 
 
-def fetched_for(
-    wanted: Sequence[requirements.Requirement], library: Sequence[Entry]
-) -> dict[str, list[dict[str, Any]]]:
+def fetched_for(lookup: Lookup, library: Sequence[Entry]) -> dict[str, list[dict[str, Any]]]:
     """Answer the function's requirements from the library, as Crossplane 2 would."""
     found: dict[str, list[dict[str, Any]]] = {}
-    for requirement in wanted:
+    for requirement in lookup.wanted:
         found[requirement.key] = [
             entry.body
             for entry in library

@@ -17,9 +17,9 @@ from function.errors import FunctionError, MergeConflictError
 from function.models import names
 from function.models import xr as xr_model
 from function.models.input import Input
-from function.resolve import flavors, merge, requirements, validate
-from function.resolve import sources as flavor_sources
-from function.resolve.flavors import FLAVOR_LABEL, IGNORED_IN_FLAVORS
+from function.resolve import actor, layers, merge, validate
+from function.resolve.layers import IGNORED_IN_FLAVORS
+from function.resolve.sources import FLAVOR_LABEL
 
 ERROR = "error"
 # Two flavors that cannot be combined: worth knowing, not wrong (cpu-small and
@@ -100,7 +100,7 @@ def check_flavor(entry: Entry, settings: Input) -> list[Finding]:
             )
         )
     try:
-        resolution = flavors.resolve(_placeholder_xr(entry), [flavor])
+        resolution = layers.resolve(_placeholder_xr(entry), [flavor])
         validate.check(resolution.spec, settings, resolution.provenance)
     except FunctionError as exc:
         found.append(Finding(name, exc.path, ERROR, str(exc)))
@@ -137,9 +137,8 @@ def check_actor(body: dict[str, Any], entries: Sequence[Entry], settings: Input)
     name = str((body.get("spec") or {}).get("actor") or metadata.get("name") or "?")
     try:
         xr = xr_model.parse(body)
-        namespace = None if settings.namespaced_flavors == "Disabled" else xr.namespace
-        wanted = requirements.for_flavors(xr.flavors, namespace)
-        flavor_sources.resolve_actor(xr, settings, wanted, fetched_for(wanted, entries), namespace)
+        found = actor.lookup(xr, settings, namespaced_selectors=True)
+        actor.resolve_actor(xr, settings, found, fetched_for(found, entries))
     except FunctionError as exc:
         return [Finding(None, exc.path, ERROR, str(exc), actor=name)]
     return []

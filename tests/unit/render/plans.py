@@ -8,7 +8,7 @@ from function.compose.render import meta
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.plan import Plan
-from function.resolve import flavors
+from function.resolve import layers
 from tests.golden.cases import EXAMPLES
 from tests.schemas import load_all
 
@@ -32,7 +32,7 @@ def plan(
         "spec": {"actor": "echo", "image": "echo:1", "handler": "echo.handle", **(spec or {})},
     }
     xr = xr_model.parse(body)
-    resolution = flavors.resolve(xr, [])
+    resolution = layers.resolve(xr, [])
     return Plan(
         xr=xr,
         spec=resolution.spec,

@@ -1,4 +1,4 @@
-"""Resolve an actor's spec: defaults, then its flavors merged in order, then the actor itself."""
+"""Layering: function defaults, then the flavors merged in order, then the actor's own spec."""
 
 from __future__ import annotations
 
@@ -8,34 +8,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from function.cache import ContentCache
 from function.errors import FlavorError, MergeConflictError, SpecError
 from function.models import spec as spec_model
 from function.models.xr import CROSSPLANE_MACHINERY, Composite
 from function.resolve import limits, merge, paths
 from function.resolve.provenance import ACTOR, Provenance
+from function.resolve.sources import Flavor
 
-FLAVOR_LABEL = "asya.sh/flavor"
-DEPRECATED_LABEL = "asya.sh/deprecated"
-DEPRECATION_MESSAGE = "asya.sh/deprecation-message"
 IGNORED_IN_FLAVORS = frozenset(spec_model.INFRASTRUCTURE_FIELDS) | CROSSPLANE_MACHINERY
-
-
-@dataclass(frozen=True)
-class Flavor:
-    """One fetched flavor: its name, data and what the object defining it says about it."""
-
-    name: str
-    data: dict[str, Any]
-    deprecated: bool = False
-    deprecation_message: str = ""
-    # The object it came from when it is not the EnvironmentConfig of its name.
-    source: str = ""
-
-    @property
-    def label(self) -> str:
-        """How messages name it: `"gpu"`, or `"team-keys" in ConfigMap ml/team-keys`."""
-        return f'"{self.name}"' + (f" in {self.source}" if self.source else "")
 
 
 @dataclass(frozen=True)
@@ -53,42 +33,6 @@ class Resolution:
     provenance: Provenance
     applied: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
-
-
-def from_environment_config(name: str, body: dict[str, Any]) -> Flavor:
-    """Read a flavor from its EnvironmentConfig.
-
-    Raises:
-        FlavorError: when `data` is present but not a map.
-    """
-    data = body.get("data")
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise FlavorError(
-            f'invalid flavor data: flavor "{name}": data must be a map, got {merge.type_name(data)}'
-        )
-    return from_metadata(name, data, body.get("metadata"))
-
-
-def from_metadata(name: str, data: dict[str, Any], metadata: Any, *, source: str = "") -> Flavor:
-    """A flavor of this data, deprecated as its object's metadata says."""
-    metadata = _map(metadata)
-    labels, annotations = _map(metadata.get("labels")), _map(metadata.get("annotations"))
-    # The seed: "add a label or annotation" — either marks a flavor deprecated.
-    marks = (labels.get(DEPRECATED_LABEL), annotations.get(DEPRECATED_LABEL))
-    return Flavor(
-        name=name,
-        data=data,
-        deprecated=any(str(mark).lower() == "true" for mark in marks if mark is not None),
-        deprecation_message=str(annotations.get(DEPRECATION_MESSAGE, "")),
-        source=source,
-    )
-
-
-def _map(value: Any) -> dict[str, Any]:
-    """Metadata the function only reads for hints: anything but a map reads as empty."""
-    return value if isinstance(value, dict) else {}
 
 
 @dataclass(frozen=True)
@@ -148,13 +92,8 @@ def _with_state_proxy_defaults(data: dict[str, Any]) -> None:
         ]
 
 
-def resolve(
-    xr: Composite, fetched: Sequence[Flavor], merges: ContentCache[Merged] | None = None
-) -> Resolution:
+def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     """Layer function defaults, the flavors (in the actor's order) and the actor's spec.
-
-    `merges` keeps what the flavors resolve to on their own, for every actor using
-    the same ones.
 
     Raises:
         MergeConflictError: when two flavors set the same leaf.
@@ -180,12 +119,9 @@ def resolve(
     _with_state_proxy_defaults(data)
     identity: dict[str, Any] = {k: xr.spec[k] for k in ("actor", "flavors") if k in xr.spec}
     data |= identity
+    by_name = {f.name: f.layer for f in fetched}
     provenance = Provenance(
-        data,
-        (
-            (ACTOR, actor | identity),
-            *((f"flavor {labels[name]}", layer) for name, layer in layers),
-        ),
+        data, ((ACTOR, actor | identity), *((by_name[name], layer) for name, layer in layers))
     )
     try:
         model = spec_model.Spec.model_validate(data)

@@ -1,0 +1,83 @@
+"""One resolve boundary: the function and the tools look an actor's flavors up the same way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from function import pipeline
+from function.cli.tools import library, lint
+from function.models import input as fn_input
+from function.models import xr as xr_model
+from function.resolve import actor
+from tests import support
+
+TEAM_FLAVOR = {
+    "apiVersion": "v1",
+    "kind": "ConfigMap",
+    "metadata": {"name": "team", "namespace": "ml", "labels": {"asya.sh/flavor": "team"}},
+    "data": {"flavor.yaml": "replicas: 2\n"},
+}
+NAMESPACED = {
+    "apiVersion": "asya.sh/v1alpha1",
+    "kind": "AsyncActor",
+    "metadata": {"name": "echo", "namespace": "ml"},
+    "spec": {"actor": "echo", "image": "echo:1", "handler": "echo.handle", "flavors": ["team"]},
+}
+CLUSTER_SCOPED = support.MINIMAL_XR | {
+    "metadata": {"name": "echo-x", "labels": {"crossplane.io/claim-namespace": "ml"}},
+    "spec": NAMESPACED["spec"],
+}
+MODES = ["Enabled", "Auto", "Disabled"]
+
+
+def asked_by_the_function(xr: dict[str, Any], mode: str, *, capable: bool) -> set[tuple[str, str]]:
+    req = support.request(xr, input=support.struct({"namespacedFlavors": mode}))
+    if capable:
+        req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
+    rsp = pipeline.FunctionRunner().answer(req).message()
+    return {(key, s.namespace) for key, s in rsp.requirements.resources.items()}
+
+
+def looked_up(xr: dict[str, Any], mode: str, *, capable: bool) -> set[tuple[str, str]]:
+    settings = fn_input.parse({"namespacedFlavors": mode})
+    found = actor.lookup(xr_model.parse(xr), settings, namespaced_selectors=capable)
+    return {(r.key, r.namespace) for r in found.wanted}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("xr", [NAMESPACED, CLUSTER_SCOPED], ids=["namespaced", "cluster-scoped"])
+@pytest.mark.parametrize("capable", [True, False], ids=["crossplane-2", "crossplane-1"])
+def test_the_function_asks_for_what_the_boundary_looks_up(
+    xr: dict[str, Any], mode: str, capable: bool
+) -> None:
+    assert asked_by_the_function(xr, mode, capable=capable) == looked_up(xr, mode, capable=capable)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("xr", [NAMESPACED, CLUSTER_SCOPED], ids=["namespaced", "cluster-scoped"])
+def test_lint_finds_a_namespace_flavor_exactly_where_the_function_does(
+    xr: dict[str, Any], mode: str
+) -> None:
+    settings = fn_input.parse({"namespacedFlavors": mode})
+    entry = library.Entry(
+        "team",
+        "ConfigMap",
+        TEAM_FLAVOR,
+        "ml",
+        flavor=library.from_config_map("team", "ml", TEAM_FLAVOR),
+    )
+    findings = lint.check_actor(xr, [entry], settings)
+    # The function, as Crossplane 2 calls it, with what Crossplane 2 would fetch.
+    req = support.request(xr, input=support.struct({"namespacedFlavors": mode}))
+    req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
+    for key, _namespace in looked_up(xr, mode, capable=True):
+        items = req.required_resources[key].items
+        if key.startswith("namespace-"):
+            items.add().resource.update(TEAM_FLAVOR)
+    fatal = support.fatal_messages(pipeline.FunctionRunner().answer(req).message())
+    assert [f.message for f in findings] == fatal
+    # Disabled means disabled for the tools too (they used to look in the namespace anyway).
+    assert bool(fatal) == (mode == "Disabled")
