@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from function.errors import FlavorError, MergeConflictError, SpecError
+from function.errors import FlavorError, SpecError
 from function.models import spec as spec_model
 from function.models.xr import CROSSPLANE_MACHINERY, Composite
 from function.resolve import limits, merge, paths
@@ -24,8 +24,8 @@ class Resolution:
 
     `data` is the same spec as plain data, exactly what was validated: strict models
     that refuse unknown and differently spelled keys hold it unchanged, so it equals
-    `as_data(spec)` without the cost of dumping the model. It may share maps with
-    the cached flavors: read it, never write into it.
+    `as_data(spec)` without the cost of dumping the model. The resolve memo shares
+    it between calls: read it, never write into it.
     """
 
     spec: spec_model.Spec
@@ -33,46 +33,6 @@ class Resolution:
     provenance: Provenance
     applied: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
-
-
-@dataclass(frozen=True)
-class Merged:
-    """What the flavors resolve to on their own, before the actor: shared by every actor using them.
-
-    Held in a cache, so nothing in it may be mutated.
-    """
-
-    # (name, data) per flavor in the actor's order, without the keys a flavor cannot set.
-    layers: tuple[tuple[str, dict[str, Any]], ...]
-    # A warning for each key a flavor set and cannot.
-    ignored: tuple[str, ...]
-    # The flavors merged, or None when two of them clash: the actor may settle that.
-    merged: dict[str, Any] | None
-
-
-def merge_alone(fetched: Sequence[Flavor]) -> Merged:
-    """Merge the flavors on their own.
-
-    Merging without the actor gives what merging with it would whenever no two
-    flavors clash: the actor's spec only decides clashes. A clash leaves `merged`
-    None, for the caller to merge again with the actor.
-
-    Raises:
-        FlavorError: when a flavor nests too deeply.
-    """
-    return _merge_alone(fetched)
-
-
-def _merge_alone(fetched: Sequence[Flavor]) -> Merged:
-    ignored: list[str] = []
-    layers = tuple((f.name, _without_ignored(f, ignored)) for f in fetched)
-    labels = {f.name: f.label for f in fetched}
-    _check_layer_nesting(layers, labels)
-    try:
-        merged: dict[str, Any] | None = merge.merge_flavors(layers, labels=labels)
-    except MergeConflictError:
-        merged = None
-    return Merged(layers=layers, ignored=tuple(ignored), merged=merged)
 
 
 def _without_ignored(flavor: Flavor, warnings: list[str]) -> dict[str, Any]:
@@ -109,12 +69,11 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     labels = {f.name: f.label for f in fetched}
     actor = {k: v for k, v in xr.spec.items() if k not in spec_model.INFRASTRUCTURE_FIELDS}
     _check_actor_nesting(actor)
-    alone = merge_alone(fetched)
-    warnings.extend(alone.ignored)
-    layers = alone.layers
-    merged = alone.merged
-    if merged is None:
-        merged = merge.merge_flavors(layers, settled=actor, labels=labels)
+    ignored: list[str] = []
+    layers = tuple((f.name, _without_ignored(f, ignored)) for f in fetched)
+    warnings.extend(ignored)
+    _check_layer_nesting(layers, labels)
+    merged = merge.merge_flavors(layers, settled=actor, labels=labels)
     data = merge.layered(spec_model.DEFAULTS, merged, actor)
     _with_state_proxy_defaults(data)
     identity: dict[str, Any] = {k: xr.spec[k] for k in ("actor", "flavors") if k in xr.spec}

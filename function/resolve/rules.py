@@ -96,3 +96,21 @@ def comparable(value: Any) -> Any:
 def same(left: Any, right: Any) -> bool:
     """Tell whether two JSON values are equal as JSON (a boolean never equals a number)."""
     return left is right or comparable(left) == comparable(right)
+
+
+def positions(items: list[Any], rule: ListRule) -> dict[str, int]:
+    """Index the items of a list by their identity under a rule."""
+    return {
+        ident: index
+        for index, item in enumerate(items)
+        if (ident := identity_of(item, rule)) is not None
+    }
+
+
+def append_new(out: list[Any], items: Sequence[Any], seen: set[Any]) -> None:
+    """Append the items not seen yet (exact duplicates dropped), remembering them."""
+    for item in items:
+        key = comparable(item)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
