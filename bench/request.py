@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -188,8 +189,109 @@ HEAVY_SPEC: dict[str, Any] = {
 }
 
 
+def crossplane_tag(req: fnv1.RunFunctionRequest) -> str:
+    """The tag Crossplane gives a request: SHA-256 of it, deterministically serialised.
+
+    Computed before meta is set and before the requirements loop adds what it
+    fetched, so every call of one loop carries the first call's tag.
+    """
+    content = fnv1.RunFunctionRequest()
+    content.CopyFrom(req)
+    for loop_field in ("meta", "required_resources", "extra_resources", "required_schemas"):
+        content.ClearField(loop_field)
+    return hashlib.sha256(content.SerializeToString(deterministic=True)).hexdigest()
+
+
+def pod(actor: str, index: int) -> dict[str, Any]:
+    """One of an actor's Pods as the API server returns it (about 3.5 KB)."""
+    containers = ("asya-runtime", "asya-sidecar")
+    conditions = ("Ready", "PodScheduled", "Initialized", "ContainersReady")
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": f"{actor}-7d9f8c6b5-{index:05d}",
+            "namespace": "ml",
+            "uid": f"pod-uid-{actor}-{index}",
+            "resourceVersion": str(100_000 + index),
+            "labels": {"asya.sh/actor": actor, "pod-template-hash": "7d9f8c6b5"},
+            "managedFields": [
+                {
+                    "manager": "kube-controller-manager",
+                    "operation": "Update",
+                    "apiVersion": "v1",
+                    "time": "2026-11-01T00:00:00Z",
+                    "fieldsType": "FieldsV1",
+                    "fieldsV1": {
+                        "f:metadata": {"f:labels": {".": {}, "f:asya.sh/actor": {}}},
+                        "f:spec": {
+                            "f:containers": {
+                                f'k:{{"name":"{name}"}}': {".": {}, "f:image": {}, "f:env": {}}
+                                for name in containers
+                            }
+                        },
+                    },
+                },
+                {
+                    "manager": "kubelet",
+                    "operation": "Update",
+                    "apiVersion": "v1",
+                    "time": "2026-11-01T00:00:00Z",
+                    "fieldsType": "FieldsV1",
+                    "subresource": "status",
+                    "fieldsV1": {
+                        "f:status": {
+                            "f:conditions": {
+                                f'k:{{"type":"{kind}"}}': {".": {}, "f:status": {}, "f:type": {}}
+                                for kind in conditions
+                            }
+                        }
+                    },
+                },
+            ],
+        },
+        "spec": {
+            "containers": [
+                {
+                    "name": name,
+                    "image": "ghcr.io/deliveryhero/asya-image-enhancer:1.4.2",
+                    "env": [{"name": f"SETTING_{n}", "value": "v" * 20} for n in range(10)],
+                    "resources": {"requests": {"cpu": "1", "memory": "1Gi"}},
+                }
+                for name in containers
+            ],
+            "nodeName": "ip-10-0-1-23.ec2.internal",
+            "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "ml"}],
+        },
+        "status": {
+            "phase": "Running",
+            "conditions": [
+                {"type": kind, "status": "True", "lastTransitionTime": "2026-11-01T00:00:00Z"}
+                for kind in conditions
+            ],
+            "containerStatuses": [
+                {
+                    "name": name,
+                    "ready": True,
+                    "restartCount": 0,
+                    "image": "ghcr.io/deliveryhero/asya-image-enhancer:1.4.2",
+                    "imageID": "sha256:" + "a" * 64,
+                    "containerID": "containerd://" + "b" * 64,
+                    "state": {"running": {"startedAt": "2026-11-01T00:00:00Z"}},
+                }
+                for name in containers
+            ],
+        },
+    }
+
+
 def request(
-    index: int | None = None, *, resolved: bool = True, heavy: bool = False, variant: int = 0
+    index: int | None = None,
+    *,
+    resolved: bool = True,
+    heavy: bool = False,
+    variant: int = 0,
+    pods: int = 0,
 ) -> fnv1.RunFunctionRequest:
     """A RunFunctionRequest as Crossplane sends it on the second call of a reconcile.
 
@@ -198,6 +300,7 @@ def request(
         resolved: with the flavors fetched (else the first call of the loop).
         heavy: the heavier actor (12 env vars, Secrets) of BENCHMARKS.md.
         variant: changes the observed Deployment's status, as a reconcile after a change sees it.
+        pods: the actor's Pods fetched alongside the flavors, as required resources.
     """
     req = fnv1.RunFunctionRequest()
     xr = composite(index)
@@ -213,9 +316,12 @@ def request(
     [composition] = _load(EXAMPLES / "composition.yaml")
     req.input.update(composition["spec"]["pipeline"][0]["input"])
     req.desired.composite.resource.update({"apiVersion": "asya.sh/v1alpha1", "kind": "XAsyncActor"})
+    req.meta.tag = crossplane_tag(req)
     if resolved:
         for name in FLAVORS:
             req.required_resources[f"flavor-{name}"].items.add().resource.update(
                 environment_config(name)
             )
+    for n in range(pods):
+        req.required_resources["pods"].items.add().resource.update(pod(xr["spec"]["actor"], n))
     return req

@@ -10,16 +10,11 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import re
-import shutil
-import signal
 import statistics
 import subprocess
-import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,155 +22,37 @@ import grpc
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from bench import request as bench_request
+from bench.report import (
+    Result,
+    Row,
+    cold_rows,
+    fleet_rows,
+    memory_rows,
+    report,
+    size_rows,
+    steady_rows,
+)
+from bench.servers import (
+    MEMORY_CACHE_MIB,
+    METHOD,
+    PIN,
+    concurrent,
+    cpu_seconds,
+    percentile,
+    rss_mib,
+    sequential,
+    server_pid,
+    start,
+    stop,
+)
 from function.cli.render import files, pipeline
 
-BIN = Path(sys.executable).parent
-MEMORY_CACHE_MIB = 16
-MIB = 1024 * 1024
 # Calls each server takes in its turn when two are measured side by side.
 BLOCK = 50
-PHASES = ("steady", "scale", "cold", "fleet", "memory")
-PIN = shutil.which("taskset") is not None and (os.cpu_count() or 1) >= 2
-
-
-@dataclass
-class Result:
-    """What was measured for one server."""
-
-    name: str
-    numbers: dict[str, float] = field(default_factory=dict)
-
-
-def command(name: str, address: str) -> list[str]:
-    serve = [str(BIN / "function-asya"), "serve", "--insecure", "--address", address]
-    base = {
-        "function-asya": serve,
-        # The full path on every call: the cold path, and the cache's floor.
-        "function-asya (no cache)": [*serve, "--cache-size", "0"],
-        # --debug: the response cache's counts in the log, for the fleet.
-        "function-asya (debug)": [*serve, "--debug"],
-        # A small budget, so that a few thousand distinct answers fill it.
-        f"function-asya (cache {MEMORY_CACHE_MIB} MiB)": [
-            *serve,
-            "--debug",
-            "--cache-size",
-            str(MEMORY_CACHE_MIB),
-        ],
-        "no-op": [sys.executable, "-m", "bench.noop", "--address", address],
-    }[name]
-    return (["taskset", "-c", "0"] if PIN else []) + base
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start(name: str, log: Any = None) -> tuple[subprocess.Popen[bytes], str, float]:
-    """Start a server; return it, its address and the seconds to its first good response."""
-    address = f"127.0.0.1:{free_port()}"
-    probe = bench_request.request(resolved=True).SerializeToString()
-    began = time.perf_counter()
-    process = subprocess.Popen(
-        command(name, address),
-        stdout=log or subprocess.DEVNULL,
-        stderr=log or subprocess.DEVNULL,
-        cwd=bench_request.ROOT,
-    )
-    while True:
-        if process.poll() is not None:
-            raise SystemExit(f"{name} exited with {process.returncode} before answering")
-        try:
-            with grpc.insecure_channel(address) as channel:
-                call = channel.unary_unary(
-                    "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
-                )
-                call(probe, timeout=0.5)
-            return process, address, time.perf_counter() - began
-        except grpc.RpcError:
-            time.sleep(0.005)
-        if time.perf_counter() - began > 30:
-            process.kill()
-            raise SystemExit(f"{name} did not answer within 30 s")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
-def server_pid(process: subprocess.Popen[bytes]) -> int:
-    return process.pid  # taskset execs the server in place
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def sequential(address: str, payload: bytes, calls: int, warm: int = 200) -> list[float]:
-    with grpc.insecure_channel(address) as channel:
-        call = channel.unary_unary("/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction")
-        for _ in range(warm):
-            call(payload, timeout=10)
-        times = []
-        for _ in range(calls):
-            began = time.perf_counter()
-            call(payload, timeout=10)
-            times.append(time.perf_counter() - began)
-    return times
-
-
-async def _concurrent(
-    address: str, payload: bytes, in_flight: int, seconds: float | None, total: int | None
-) -> tuple[int, float]:
-    async with grpc.aio.insecure_channel(address) as channel:
-        call = channel.unary_unary("/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction")
-        for _ in range(50):
-            await call(payload, timeout=10)
-        done = 0
-        began = time.perf_counter()
-        deadline = began + seconds if seconds else float("inf")
-
-        async def worker() -> None:
-            nonlocal done
-            while time.perf_counter() < deadline and (total is None or done < total):
-                await call(payload, timeout=10)
-                done += 1
-
-        await asyncio.gather(*(worker() for _ in range(in_flight)))
-        return done, time.perf_counter() - began
-
-
-def concurrent(
-    address: str,
-    payload: bytes,
-    in_flight: int,
-    *,
-    seconds: float | None = None,
-    total: int | None = None,
-) -> tuple[int, float]:
-    return asyncio.run(_concurrent(address, payload, in_flight, seconds, total))
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
+PHASES = ("steady", "sizes", "scale", "cold", "fleet", "memory")
+# The request sizes of the `sizes` phase: the heavy actor with this many of its Pods
+# fetched alongside its flavors (as an unhealthy actor's request carries them).
+SIZES = {"120 KB": 26, "200 KB": 45}
 Started = tuple[subprocess.Popen[bytes], str, float]
 
 
@@ -266,12 +143,7 @@ def cold(names: tuple[str, ...], payloads: list[bytes]) -> dict[str, dict[str, f
         channels = {
             name: grpc.insecure_channel(address) for name, (_, address, _) in started.items()
         }
-        calls = {
-            name: channel.unary_unary(
-                "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
-            )
-            for name, channel in channels.items()
-        }
+        calls = {name: channel.unary_unary(METHOD) for name, channel in channels.items()}
         pids = {name: server_pid(process) for name, (process, _, _) in started.items()}
         times: dict[str, list[float]] = {name: [] for name in names}
         cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
@@ -300,9 +172,8 @@ def cold(names: tuple[str, ...], payloads: list[bytes]) -> dict[str, dict[str, f
 def fleet(names: tuple[str, str], actors: int, rounds: int, changed: float) -> dict[str, Any]:
     """Actors reconciled in rounds, a fraction of them changed each round.
 
-    Each round sends every actor once with a new tag (as Crossplane's calls carry);
-    from round 2 on, `changed` of them carry new content (a spec change or a new
-    observed status). The two servers (the no-op, then function-asya with its debug
+    Each round sends every actor once, tagged as Crossplane tags it (by content);
+    from round 2 on, `changed` of them carry new content (a new observed status). The two servers (the no-op, then function-asya with its debug
     log) take the calls in turns, as in `cold`. Reports each server's CPU per
     reconcile over rounds 2.., and the function's cache hit rate and memory.
     """
@@ -317,10 +188,7 @@ def fleet(names: tuple[str, str], actors: int, rounds: int, changed: float) -> d
         started = {names[0]: start(names[0]), names[1]: start(names[1], log)}
         try:
             channels = {n: grpc.insecure_channel(a) for n, (_, a, _) in started.items()}
-            calls = {
-                n: c.unary_unary("/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction")
-                for n, c in channels.items()
-            }
+            calls = {n: c.unary_unary(METHOD) for n, c in channels.items()}
             pids = {n: server_pid(process) for n, (process, _, _) in started.items()}
             base = [bench_request.request(i) for i in range(actors)]
             cpu_from = dict.fromkeys(names, 0.0)
@@ -332,10 +200,10 @@ def fleet(names: tuple[str, str], actors: int, rounds: int, changed: float) -> d
                         variants[i] += 1
                         base[i] = bench_request.request(i, variant=variants[i])
                 for block in range(0, actors, BLOCK):
-                    payloads = []
-                    for i in range(block, min(actors, block + BLOCK)):
-                        base[i].meta.tag = f"{round_}-{i}"
-                        payloads.append(base[i].SerializeToString())
+                    payloads = [
+                        base[i].SerializeToString()
+                        for i in range(block, min(actors, block + BLOCK))
+                    ]
                     for n in names if block // BLOCK % 2 else names[::-1]:
                         for payload in payloads:
                             calls[n](payload, timeout=10)
@@ -384,9 +252,7 @@ def memory_at_budget(cache_mib: int, distinct: int) -> dict[str, float]:
         pid = server_pid(process)
         try:
             with grpc.insecure_channel(address) as channel:
-                call = channel.unary_unary(
-                    "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
-                )
+                call = channel.unary_unary(METHOD)
                 rss = []
                 for _ in range(3):  # fill, then two windows
                     for payload in payloads:
@@ -440,7 +306,7 @@ def scale(sizes: list[int]) -> dict[int, float]:
         try:
             with grpc.insecure_channel(address) as channel:
                 call = channel.unary_unary(
-                    "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction",
+                    METHOD,
                     response_deserializer=fnv1.RunFunctionResponse.FromString,
                 )
                 for payload in payloads[-warm:]:
@@ -456,151 +322,35 @@ def scale(sizes: list[int]) -> dict[int, float]:
     return out
 
 
-def ratio_row(label: str, f: float, n: float, unit: str, target: str) -> tuple[str, ...]:
-    return (label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", f"{f / n:.2f}x", target)
+def sizes(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Steady state and cold path on requests of about 10, 120 and 200 KB, side by side."""
+    names = ("no-op", "function-asya")
+    shapes = {"10 KB": {"heavy": False, "pods": 0}} | {
+        label: {"heavy": True, "pods": pods} for label, pods in SIZES.items()
+    }
+    out: dict[str, dict[str, Any]] = {}
+    for label, shape in shapes.items():
+        payload = bench_request.request(**shape).SerializeToString()
+        results = [Result(name) for name in names]
+        started = [start(name) for name in names]
+        try:
+            _latency_in_turns(started, results, payload, args.size_calls)
+            _throughput_in_turns(started, results, payload, 8, args.seconds / 2)
+        finally:
+            for process, _, _ in started:
+                stop(process)
+        out[label] = {"bytes": len(payload)} | {r.name: r.numbers for r in results}
+        if shape["pods"] == SIZES["120 KB"] or label == "10 KB":
+            distinct = [
+                bench_request.request(i, **shape).SerializeToString()
+                for i in range(args.size_distinct)
+            ]
+            for name, numbers in cold(names, distinct).items():
+                out[label][name]["cold_p50_ms"] = numbers["p50_ms"]
+    return out
 
 
-def steady_rows(function: Result, noop: Result, calls: int, window: int) -> list[tuple[str, ...]]:
-    """The steady-state rows: one request repeated (cache hits)."""
-    f, n = function.numbers, noop.numbers
-    return [
-        ratio_row(
-            "steady state p50 (one request repeated)", f["p50_ms"], n["p50_ms"], "ms", "<= 1.3x"
-        ),
-        ratio_row("steady state p99", f["p99_ms"], n["p99_ms"], "ms", "-"),
-        (
-            "steady throughput, 8 in flight",
-            f"{f['rps_8']:.0f} rps",
-            f"{n['rps_8']:.0f} rps",
-            f"{f['rps_8'] / n['rps_8']:.0%}",
-            ">= 70%",
-        ),
-        (
-            "steady throughput, 32 in flight",
-            f"{f['rps_32']:.0f} rps",
-            f"{n['rps_32']:.0f} rps",
-            f"{f['rps_32'] / n['rps_32']:.0%}",
-            "-",
-        ),
-        ratio_row(
-            "steady server CPU per call", f["cpu_per_call_ms"], n["cpu_per_call_ms"], "ms", "-"
-        ),
-        (
-            "RSS after load",
-            f"{f['rss_after_load_mib']:.1f} MiB",
-            f"{n['rss_after_load_mib']:.1f} MiB",
-            f"+{f['rss_after_load_mib'] - n['rss_after_load_mib']:.1f} MiB",
-            "<= +15 MiB",
-        ),
-        (
-            f"RSS growth, {window:,}-call windows (one request)",
-            f"{f['rss_growth_mib']:+.2f} MiB",
-            f"{n['rss_growth_mib']:+.2f} MiB",
-            "-",
-            "< 2 MiB",
-        ),
-        (
-            "cold start to first response",
-            f"{f['cold_start_s'] * 1000:.0f} ms",
-            f"{n['cold_start_s'] * 1000:.0f} ms",
-            f"{f['cold_start_s'] / n['cold_start_s']:.2f}x",
-            "unchanged",
-        ),
-        ("calls per reconcile (3 flavors)", str(calls), "-", "-", "2"),
-    ]
-
-
-def cold_rows(extra: dict[str, Any], distinct: int) -> list[tuple[str, ...]]:
-    """The cold path rows: distinct requests, each sent once."""
-    rows: list[tuple[str, ...]] = []
-    for kind, target in (("cold", "<= 2.5x"), ("cold_heavy", "<= 3.0x")):
-        f, n = extra[kind]["function-asya"], extra[kind]["no-op"]
-        label = f"cold path p50 ({distinct:,} distinct" + (
-            ", heavy)" if kind == "cold_heavy" else ")"
-        )
-        rows.append(ratio_row(label, f["p50_ms"], n["p50_ms"], "ms", target))
-        rows.append(
-            ratio_row(
-                label.replace("p50", "CPU/call"),
-                f["cpu_per_call_ms"],
-                n["cpu_per_call_ms"],
-                "ms",
-                "-",
-            )
-        )
-    return rows
-
-
-def fleet_rows(extra: dict[str, Any], actors: int) -> list[tuple[str, ...]]:
-    """The fleet rows: CPU per reconcile, and the cache's hits and memory."""
-    f, n = extra["fleet"]["function-asya"], extra["fleet"]["no-op"]
-    # After the first round, which fills the cache with every actor's answer.
-    later = f.get("hits", 0) + f.get("misses", 0) - actors
-    return [
-        ratio_row(
-            f"fleet ({actors:,} actors): server CPU per reconcile",
-            f["cpu_per_reconcile_ms"],
-            n["cpu_per_reconcile_ms"],
-            "ms",
-            "<= 1.5x",
-        ),
-        (
-            "fleet: cache hits / misses, cache memory",
-            f"{f.get('hits', 0):,.0f} / {f.get('misses', 0):,.0f}, "
-            f"{f.get('bytes', 0) / MIB:.1f} MiB",
-            "-",
-            f"{f.get('hits', 0) / later:.0%} hits after round 1" if later > 0 else "-",
-            "stated",
-        ),
-        (
-            "fleet: server RSS",
-            f"{f['rss_mib']:.1f} MiB",
-            f"{n['rss_mib']:.1f} MiB",
-            f"+{f['rss_mib'] - n['rss_mib']:.1f} MiB",
-            "-",
-        ),
-    ]
-
-
-def memory_rows(memory: dict[str, float], distinct: int) -> list[tuple[str, ...]]:
-    """The cache-at-budget rows: RSS across two windows of misses and evictions."""
-    return [
-        (
-            f"RSS growth, cache full ({MEMORY_CACHE_MIB} MiB, {distinct:,} distinct answers cycled)",
-            f"{memory['rss_growth_mib']:+.2f} MiB "
-            f"({memory['rss_window1_mib']:.1f} -> {memory['rss_window2_mib']:.1f} MiB; "
-            f"cache {memory.get('bytes', 0) / MIB:.1f} MiB)",
-            "-",
-            "-",
-            "< 2 MiB",
-        )
-    ]
-
-
-def report(rows: list[tuple[str, ...]], per_actor: dict[int, float], payload: bytes) -> str:
-    lines = [
-        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-        f"servers {'pinned to CPU 0, client on CPU 1' if PIN else 'unpinned'}; request {len(payload):,} bytes.",
-        "",
-        "| Measure | function-asya | no-op | ratio | target |",
-        "|---|---|---|---|---|",
-        *(f"| {' | '.join(row)} |" for row in rows),
-    ]
-    if per_actor:
-        sizes = sorted(per_actor)
-        spread = max(per_actor.values()) / min(per_actor.values()) - 1
-        lines += [
-            "",
-            "| Distinct actors | time per actor |",
-            "|---|---|",
-            *(f"| {size:,} | {per_actor[size]:.3f} ms |" for size in sizes),
-            "",
-            f"Per-actor cost spread across sizes: {spread:.0%} (target: flat within 20%).",
-        ]
-    return "\n".join(lines)
-
-
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=2000, help="sequential calls")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per throughput phase")
@@ -617,18 +367,28 @@ def main() -> None:
         default=4000,
         help=f"distinct answers cycled through the {MEMORY_CACHE_MIB} MiB cache",
     )
+    parser.add_argument("--size-calls", type=int, default=1000, help="calls per request size")
+    parser.add_argument(
+        "--size-distinct", type=int, default=300, help="distinct requests per size's cold path"
+    )
     parser.add_argument(
         "--phases", default=",".join(PHASES), help=f"which to run, of {','.join(PHASES)}"
     )
     args = parser.parse_args()
-    phases = set(args.phases.split(","))
-    if unknown := phases - set(PHASES):
+    if unknown := set(args.phases.split(",")) - set(PHASES):
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
+    return args
+
+
+def main() -> None:
+    args = _arguments()
+    phases = set(args.phases.split(","))
     if PIN:
         os.sched_setaffinity(0, {1})
     payload = bench_request.request(resolved=True).SerializeToString()
     began = time.perf_counter()
-    rows: list[tuple[str, ...]] = []
+    rows: list[Row] = []
+    tables: dict[str, list[Row]] = {}
     raw: dict[str, Any] = {}
     per_actor: dict[int, float] = {}
     if "steady" in phases:
@@ -636,6 +396,9 @@ def main() -> None:
         calls = calls_per_reconcile()
         rows += steady_rows(function, noop, calls, args.window)
         raw |= {"function": function.numbers, "noop": noop.numbers, "calls_per_reconcile": calls}
+    if "sizes" in phases:
+        raw["sizes"] = sizes(args)
+        tables = size_rows(raw["sizes"])
     if "cold" in phases:
         for kind, heavy in (("cold", False), ("cold_heavy", True)):
             payloads = [
@@ -654,7 +417,7 @@ def main() -> None:
     if "scale" in phases:
         per_actor = scale([int(s) for s in args.sizes.split(",")])
         raw["per_actor_ms"] = per_actor
-    print(report(rows, per_actor, payload))
+    print(report(rows, tables, per_actor, payload))
     print(f"\n(bench took {time.perf_counter() - began:.0f} s)")
     if args.json:
         Path(args.json).write_text(json.dumps(raw, indent=2))

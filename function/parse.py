@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
@@ -56,27 +57,52 @@ def observed_composite(req: fnv1.RunFunctionRequest) -> dict[str, Any]:
     return body
 
 
-def required(
-    req: fnv1.RunFunctionRequest, keys: list[str]
-) -> dict[str, list[dict[str, Any]]] | None:
-    """Return what Crossplane fetched for each requirement key.
+@dataclass(frozen=True)
+class Shared:
+    """What many actors' requests carry alike: the step's Input and what Crossplane fetched.
+
+    Read once per content by the resolve memo, and shared by every call that carries
+    the same: nothing may write into it.
+    """
+
+    settings: fn_input.Input
+    # Every requirement key Crossplane answered → the objects fetched for it.
+    fetched: dict[str, list[dict[str, Any]]]
+
+    def answered(self, keys: list[str]) -> dict[str, list[dict[str, Any]]] | None:
+        """What was fetched for each key, or None while any key has not been fetched yet.
+
+        A key that is absent means "not fetched yet"; present with no items, "missing".
+        """
+        if any(key not in self.fetched for key in keys):
+            return None
+        return {key: self.fetched[key] for key in keys}
+
+
+def shared(req: fnv1.RunFunctionRequest) -> Shared:
+    """Read the Input and everything fetched.
 
     Crossplane 2.x answers in `required_resources`, 1.18-1.20 in `extra_resources`.
-    A key that is absent means "not fetched yet"; present with no items, "missing".
 
-    Returns:
-        key → fetched objects, or None while any key has not been fetched yet.
+    Raises:
+        InputError: naming every unknown or invalid key of the Input.
     """
-    fetched: dict[str, list[dict[str, Any]]] = {}
-    for key in keys:
-        if key in req.required_resources:
-            items = req.required_resources[key].items
-        elif key in req.extra_resources:
-            items = req.extra_resources[key].items
-        else:
-            return None
-        fetched[key] = [plain(item.resource) for item in items]
-    return fetched
+    fetched = {
+        key: [plain(item.resource) for item in resources.items]
+        for answers in (req.extra_resources, req.required_resources)
+        for key, resources in answers.items()
+    }
+    return Shared(settings(req), fetched)
+
+
+def shared_key(req: fnv1.RunFunctionRequest) -> bytes:
+    """A digest of what `shared` reads: never the XR or its observed state."""
+    parts = [req.input.SerializeToString(deterministic=True)]
+    for answers in (req.extra_resources, req.required_resources):
+        parts.append(b"answers")
+        for key in sorted(answers):
+            parts += [key.encode(), answers[key].SerializeToString(deterministic=True)]
+    return digest_of(parts)
 
 
 def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, Any]]:
@@ -87,28 +113,3 @@ def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, A
 def supports_required_resources(req: fnv1.RunFunctionRequest) -> bool:
     """Tell whether the caller advertises Crossplane 2's required resources (with namespaces)."""
     return fnv1.CAPABILITY_REQUIRED_RESOURCES in req.meta.capabilities
-
-
-def resolve_key(req: fnv1.RunFunctionRequest) -> bytes:
-    """A digest of everything resolving an actor reads from a request.
-
-    The Input, the XR's spec and the metadata the function reads, the caller's
-    capabilities and everything fetched for it: never its observed composed
-    resources or its status, which change far more often than any of these.
-    """
-    parts = [req.input.SerializeToString(deterministic=True)]
-    composite = req.observed.composite.resource.fields
-    for key in ("apiVersion", "kind", "spec"):
-        parts.append(
-            composite[key].SerializeToString(deterministic=True) if key in composite else b""
-        )
-    metadata = composite["metadata"].struct_value.fields if "metadata" in composite else {}
-    for key in COMPOSITE_METADATA:
-        parts.append(
-            metadata[key].SerializeToString(deterministic=True) if key in metadata else b""
-        )
-    parts.append(",".join(str(c) for c in req.meta.capabilities).encode())
-    for fetched in (req.required_resources, req.extra_resources):
-        for key in sorted(fetched):
-            parts += [key.encode(), fetched[key].SerializeToString(deterministic=True)]
-    return digest_of(parts)

@@ -28,14 +28,14 @@ INTERNAL_ERROR = (
 )
 RESOLVED_SPEC_CONTEXT_KEY = "asya.sh/resolved-spec"
 FLAVORS_CONDITION = "FlavorsResolved"
-# Actors resolved, by a digest of what resolving reads (parse.resolve_key): a call
-# that misses the response cache most often brings a new observed state, not a new spec.
+# The Inputs and flavors resolving reads, by a digest of their content
+# (parse.shared_key): a fleet's actors share a few of each.
 RESOLVE_MEMO_SIZE = 1024
 
 
 @dataclass(frozen=True)
 class Resolved:
-    """An actor's spec resolved, and what resolving it took: kept by the resolve memo."""
+    """An actor's spec resolved, and what resolving it took."""
 
     settings: Input
     wanted: list[requirements.Requirement]
@@ -86,15 +86,16 @@ class AppliedFlavors:
 class FunctionRunner:
     """Resolves an AsyncActor's flavors, renders its resources, and reports its phase.
 
-    It keeps no state between calls beyond its resolve memo, keyed on content (so
-    it never changes an answer), and the flavors last logged per actor (which
-    change only what is logged); both are safe to share between threads.
+    It keeps no state between calls beyond its resolve memo (the Input and the
+    fetched flavors, read once per content, so it never changes an answer) and the
+    flavors last logged per actor (which change only what is logged); both are
+    safe to share between threads.
     """
 
     def __init__(self, memo_size: int = RESOLVE_MEMO_SIZE) -> None:
         """Create a runner with an empty memo (size 0: none)."""
         self.log = logging.get_logger()
-        self.memo: ContentCache[Resolved] = ContentCache(memo_size)
+        self.memo: ContentCache[parse.Shared] = ContentCache(memo_size)
         self.applied = AppliedFlavors()
 
     def answer(self, req: fnv1.RunFunctionRequest) -> Answer:
@@ -105,21 +106,21 @@ class FunctionRunner:
         try:
             xr = parse.composite(req)
             wanted = requirements.for_flavors(xr.flavors)
-            key = parse.resolve_key(req) if self.memo.enabled else b""
-            resolved = self.memo.get(key)
-            if resolved is None:
-                settings = parse.settings(req)
-                found = actor.lookup(
-                    xr, settings, namespaced_selectors=parse.supports_required_resources(req)
-                )
-                wanted = found.wanted
-                fetched = parse.required(req, found.keys)
-                if fetched is None:
-                    return write(req, Pending(settings, wanted))
-                resolution = actor.resolve_actor(xr, settings, found, fetched)
-                resolved = Resolved(settings, wanted, resolution)
-                self.memo.put(key, resolved)
-            outcome = compose(req, xr, resolved)
+            key = parse.shared_key(req) if self.memo.enabled else b""
+            read = self.memo.get(key)
+            if read is None:
+                read = parse.shared(req)
+                self.memo.put(key, read)
+            settings = read.settings
+            found = actor.lookup(
+                xr, settings, namespaced_selectors=parse.supports_required_resources(req)
+            )
+            wanted = found.wanted
+            fetched = read.answered(found.keys)
+            if fetched is None:
+                return write(req, Pending(settings, wanted))
+            resolution = actor.resolve_actor(xr, settings, found, fetched)
+            outcome = compose(req, xr, Resolved(settings, wanted, resolution))
             answer = write(req, outcome)
         except errors.FunctionError as exc:
             return Answer(fatal(req, exc, wanted))

@@ -4,8 +4,7 @@ Between flavors (`merge_flavors`) maps merge key by key, lists merge by their ru
 in rules.py, and the same leaf set by two flavors is a conflict. Over flavors
 (`layered`, `overlay`) the higher layer wins leaf by leaf and never conflicts;
 lists follow the same rules. deepmerge writes into the map it merges into, so
-both merge into copies: no input is ever changed, and nothing returned is shared
-with an input.
+both merge into copies: no input is ever changed.
 """
 
 from __future__ import annotations
@@ -78,7 +77,7 @@ LAYERS = Merger(
 )
 
 
-def layered(base: Mapping[str, Any], *tops: Mapping[str, Any]) -> dict[str, Any]:
+def layered(base: Mapping[str, Any], *tops: dict[str, Any]) -> dict[str, Any]:
     """Lay each of `tops` over `base`, in order: the higher layer wins leaf by leaf.
 
     Maps merge recursively; a list with identities keeps the lower layer's items, with
@@ -87,15 +86,18 @@ def layered(base: Mapping[str, Any], *tops: Mapping[str, Any]) -> dict[str, Any]
     where the rule says so).
 
     Returns:
-        A new dict sharing nothing with the layers.
+        A new dict. deepmerge writes into the map it merges into, and puts a higher
+        layer's maps into it as they are: so `base` and every layer but the last are
+        copied first (later layers write into them), and the result may share with
+        the last layer the maps nothing wrote into. No layer is ever changed.
     """
     result: dict[str, Any] = clone(base)
-    for top in tops:
-        result = LAYERS.merge(result, clone(top))
+    for index, top in enumerate(tops, 1):
+        result = LAYERS.merge(result, top if index == len(tops) else clone(top))
     return result
 
 
-def overlay(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+def overlay(base: Mapping[str, Any], top: dict[str, Any]) -> dict[str, Any]:
     """Lay `top` over `base` (see `layered`)."""
     return layered(base, top)
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from function import cache
+from function import cache, parse
 from function import pipeline as fn
 from function.codec import structs
 from function.models import spec as spec_model
@@ -97,7 +97,7 @@ def test_nothing_shared_between_calls_is_ever_mutated(monkeypatch: pytest.Monkey
         for case in CASES:
             case.render()
     assert shared.memo.hits > 0
-    assert any(isinstance(value, fn.Resolved) for value, _ in kept)
+    assert any(isinstance(value, parse.Shared) for value, _ in kept)
     assert defaults == (spec_model.DEFAULTS, spec_model.STATE_PROXY_DEFAULTS)
     for value, when_kept in kept:
         assert value == when_kept

@@ -166,8 +166,8 @@ def test_observed_metadata_never_reaches_the_desired_xr() -> None:
     assert set(structs.plain(rsp.desired.composite.resource)) == {"spec", "status"}
 
 
-def test_a_remembered_resolution_comes_out_of_calls_unchanged() -> None:
-    """The renderers and the response must never write into what the resolve memo shares."""
+def test_remembered_flavors_come_out_of_calls_unchanged() -> None:
+    """Resolving, the renderers and the response must never write into what the memo shares."""
     flavor_body = {
         "apiVersion": "apiextensions.crossplane.io/v1beta1",
         "kind": "EnvironmentConfig",
@@ -190,12 +190,13 @@ def test_a_remembered_resolution_comes_out_of_calls_unchanged() -> None:
     runner = fn.FunctionRunner()
     first = runner.answer(req).message().SerializeToString(deterministic=True)
     [kept] = runner.memo._items.values()
-    before = copy.deepcopy(kept.resolution.data)
+    before = copy.deepcopy(kept)
     answers = {runner.answer(req).message().SerializeToString(deterministic=True) for _ in range(2)}
     assert answers == {first}
     assert support.fatal_messages(fnv1.RunFunctionResponse.FromString(first)) == []
     assert runner.memo.hits == 2
-    assert kept.resolution.data == before
+    assert kept == before
+    assert kept.fetched["flavor-shape"] == [flavor_body]
     unremembered = fn.FunctionRunner(memo_size=0).answer(req).message()
     assert unremembered.SerializeToString(deterministic=True) == first
 

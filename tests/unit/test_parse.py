@@ -23,25 +23,35 @@ def flavored(
 
 
 def test_fetched_flavors_are_read_as_plain_data() -> None:
-    fetched = parse.required(flavored({"replicas": 2}), ["flavor-shape"])
+    read = parse.shared(flavored({"replicas": 2}))
+    fetched = read.answered(["flavor-shape"])
     assert fetched is not None
     assert fetched["flavor-shape"][0]["data"] == {"replicas": 2}
-    assert parse.required(flavored({}), ["flavor-shape", "flavor-other"]) is None
+    assert read.answered(["flavor-shape", "flavor-other"]) is None
 
 
-def test_an_edited_flavor_that_keeps_its_uid_and_version_is_another_resolution() -> None:
+def test_crossplane_1_answers_are_read_and_crossplane_2_answers_win() -> None:
+    req = flavored({"replicas": 2})
+    req.extra_resources["flavor-old"].items.add().resource.update({"data": {"replicas": 1}})
+    req.extra_resources["flavor-shape"].items.add().resource.update({"data": {"replicas": 9}})
+    read = parse.shared(req)
+    assert read.fetched["flavor-old"][0]["data"] == {"replicas": 1}
+    assert read.fetched["flavor-shape"][0]["data"] == {"replicas": 2}
+
+
+def test_an_edited_flavor_that_keeps_its_uid_and_version_is_read_anew() -> None:
     # `kubectl get -o yaml` keeps uid and resourceVersion; an edit of that export
-    # rendered against a running server must still be resolved anew.
-    one = parse.resolve_key(flavored({"replicas": 2}, version="7"))
-    other = parse.resolve_key(flavored({"replicas": 5}, version="7"))
+    # rendered against a running server must still be read anew.
+    one = parse.shared_key(flavored({"replicas": 2}, version="7"))
+    other = parse.shared_key(flavored({"replicas": 5}, version="7"))
     assert one != other
 
 
-def test_map_order_does_not_change_the_resolve_key() -> None:
+def test_map_order_does_not_change_the_memo_key() -> None:
     one, other = flavored({"a": 1, "b": 2}), flavored({"b": 2, "a": 1})
     one.input.update({"x": 1, "y": 2})
     other.input.update({"y": 2, "x": 1})
-    assert parse.resolve_key(one) == parse.resolve_key(other)
+    assert parse.shared_key(one) == parse.shared_key(other)
 
 
 def _xr(req: fnv1.RunFunctionRequest) -> Any:
@@ -52,46 +62,41 @@ def _xr(req: fnv1.RunFunctionRequest) -> Any:
     "change",
     [
         pytest.param(lambda r: r.input.update({"ttl": "30s"}), id="input"),
-        pytest.param(lambda r: _xr(r)["spec"].update({"replicas": 3}), id="spec"),
-        pytest.param(lambda r: _xr(r)["metadata"].update({"namespace": "b"}), id="namespace"),
-        pytest.param(lambda r: _xr(r)["metadata"].update({"name": "b"}), id="name"),
-        pytest.param(lambda r: _xr(r)["metadata"].update({"labels": {"a": "b"}}), id="labels"),
-        pytest.param(lambda r: _xr(r).update({"kind": "Other"}), id="kind"),
-        pytest.param(
-            lambda r: r.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES),
-            id="capabilities",
-        ),
         pytest.param(lambda r: r.extra_resources["flavor-x"].SetInParent(), id="extra resources"),
         pytest.param(
             lambda r: r.required_resources["flavor-shape"].items.add(), id="required resources"
         ),
+        pytest.param(
+            lambda r: r.required_resources["flavor-other"].SetInParent(), id="another key"
+        ),
     ],
 )
-def test_everything_resolving_reads_is_in_the_resolve_key(change: Any) -> None:
+def test_everything_the_memo_reads_is_in_its_key(change: Any) -> None:
     one, other = flavored({"replicas": 2}), flavored({"replicas": 2})
     change(other)
-    assert parse.resolve_key(one) != parse.resolve_key(other)
+    assert parse.shared_key(one) != parse.shared_key(other)
 
 
 @pytest.mark.parametrize(
     "change",
     [
+        pytest.param(lambda r: _xr(r)["spec"].update({"replicas": 3}), id="spec"),
         pytest.param(lambda r: _xr(r).update({"status": {"phase": "Ready"}}), id="status"),
         pytest.param(
-            lambda r: _xr(r)["metadata"].update({"managedFields": [{"manager": "x"}]}),
-            id="managed fields",
+            lambda r: r.observed.resources["sqs-queue"].resource.update({"x": 1}), id="observed"
         ),
         pytest.param(
-            lambda r: r.observed.resources["sqs-queue"].resource.update({"x": 1}), id="observed"
+            lambda r: r.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES),
+            id="capabilities",
         ),
         pytest.param(lambda _r: None, id="only the tag"),
     ],
 )
-def test_what_resolving_never_reads_leaves_the_resolve_key_as_it_was(change: Any) -> None:
+def test_what_the_memo_never_reads_leaves_its_key_as_it_was(change: Any) -> None:
     one, other = flavored({"replicas": 2}), flavored({"replicas": 2})
     change(other)
     other.meta.tag = "another tag"
-    assert parse.resolve_key(one) == parse.resolve_key(other)
+    assert parse.shared_key(one) == parse.shared_key(other)
 
 
 def test_only_the_xr_fields_the_function_reads_are_converted() -> None:

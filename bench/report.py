@@ -1,0 +1,220 @@
+"""The benchmark's report: its rows, and each target stated once and judged met or missed."""
+
+from __future__ import annotations
+
+import os
+import platform
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.servers import MEMORY_CACHE_MIB, PIN
+
+MIB = 1024 * 1024
+Row = tuple[str, ...]
+
+
+@dataclass
+class Result:
+    """What was measured for one server."""
+
+    name: str
+    numbers: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A target as the report prints it, and the test of a measured value against it."""
+
+    text: str
+    met: Callable[[float], bool]
+
+
+# Every target, once (Performance III): ratios to the no-op on the same request.
+TARGETS = {
+    "steady p50": Target("<= 1.3x", lambda ratio: ratio <= 1.3),
+    "throughput at 8": Target(">= 70%", lambda share: share >= 0.70),
+    "cold p50": Target("<= 3.0x", lambda ratio: ratio <= 3.0),
+    "fleet CPU": Target("<= 1.5x", lambda ratio: ratio <= 1.5),
+    "RSS growth": Target("< 2 MiB", lambda mib: mib < 2),
+    "RSS after load": Target("<= +15 MiB", lambda mib: mib <= 15),
+}
+
+
+def judged(label: str, f: str, n: str, shown: str, target: str | None, value: float) -> Row:
+    """A row with its target and whether it was met (no target: none)."""
+    if target is None:
+        return (label, f, n, shown, "-", "")
+    goal = TARGETS[target]
+    return (label, f, n, shown, goal.text, "met" if goal.met(value) else "**missed**")
+
+
+def ratio_row(label: str, f: float, n: float, unit: str, target: str | None = None) -> Row:
+    return judged(label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", f"{f / n:.2f}x", target, f / n)
+
+
+def share_row(label: str, f: float, n: float, target: str | None = None) -> Row:
+    return judged(label, f"{f:.0f} rps", f"{n:.0f} rps", f"{f / n:.0%}", target, f / n)
+
+
+def steady_rows(function: Result, noop: Result, calls: int, window: int) -> list[Row]:
+    """The steady-state rows: one request repeated (cache hits)."""
+    f, n = function.numbers, noop.numbers
+    extra = f["rss_after_load_mib"] - n["rss_after_load_mib"]
+    return [
+        ratio_row(
+            "steady state p50 (one request repeated)", f["p50_ms"], n["p50_ms"], "ms", "steady p50"
+        ),
+        ratio_row("steady state p99", f["p99_ms"], n["p99_ms"], "ms"),
+        share_row("steady throughput, 8 in flight", f["rps_8"], n["rps_8"], "throughput at 8"),
+        share_row("steady throughput, 32 in flight", f["rps_32"], n["rps_32"]),
+        ratio_row("steady server CPU per call", f["cpu_per_call_ms"], n["cpu_per_call_ms"], "ms"),
+        judged(
+            "RSS after load",
+            f"{f['rss_after_load_mib']:.1f} MiB",
+            f"{n['rss_after_load_mib']:.1f} MiB",
+            f"+{extra:.1f} MiB",
+            "RSS after load",
+            extra,
+        ),
+        judged(
+            f"RSS growth, {window:,}-call windows (one request)",
+            f"{f['rss_growth_mib']:+.2f} MiB",
+            f"{n['rss_growth_mib']:+.2f} MiB",
+            "-",
+            "RSS growth",
+            f["rss_growth_mib"],
+        ),
+        judged(
+            "cold start to first response",
+            f"{f['cold_start_s'] * 1000:.0f} ms",
+            f"{n['cold_start_s'] * 1000:.0f} ms",
+            f"{f['cold_start_s'] / n['cold_start_s']:.2f}x",
+            None,
+            0,
+        ),
+        judged("calls per reconcile (3 flavors)", str(calls), "-", "-", None, 0),
+    ]
+
+
+def cold_rows(extra: dict[str, Any], distinct: int) -> list[Row]:
+    """The cold path rows: distinct requests, each sent once."""
+    rows: list[Row] = []
+    for kind in ("cold", "cold_heavy"):
+        f, n = extra[kind]["function-asya"], extra[kind]["no-op"]
+        label = f"cold path p50 ({distinct:,} distinct" + (
+            ", heavy)" if kind == "cold_heavy" else ")"
+        )
+        rows.append(ratio_row(label, f["p50_ms"], n["p50_ms"], "ms", "cold p50"))
+        rows.append(
+            ratio_row(
+                label.replace("p50", "CPU/call"), f["cpu_per_call_ms"], n["cpu_per_call_ms"], "ms"
+            )
+        )
+    return rows
+
+
+def size_rows(sizes: dict[str, dict[str, Any]]) -> dict[str, list[Row]]:
+    """A table per request size: steady p50, throughput at 8 in flight, cold p50."""
+    tables: dict[str, list[Row]] = {}
+    for label, measured in sizes.items():
+        f, n = measured["function-asya"], measured["no-op"]
+        rows = [
+            ratio_row("steady state p50", f["p50_ms"], n["p50_ms"], "ms", "steady p50"),
+            share_row("steady throughput, 8 in flight", f["rps_8"], n["rps_8"], "throughput at 8"),
+        ]
+        if "cold_p50_ms" in f:
+            rows.append(
+                ratio_row("cold path p50", f["cold_p50_ms"], n["cold_p50_ms"], "ms", "cold p50")
+            )
+        tables[f"{label} ({measured['bytes']:,} bytes)"] = rows
+    return tables
+
+
+def fleet_rows(extra: dict[str, Any], actors: int) -> list[Row]:
+    """The fleet rows: CPU per reconcile, and the cache's hits and memory."""
+    f, n = extra["fleet"]["function-asya"], extra["fleet"]["no-op"]
+    # After the first round, which fills the cache with every actor's answer.
+    later = f.get("hits", 0) + f.get("misses", 0) - actors
+    return [
+        ratio_row(
+            f"fleet ({actors:,} actors): server CPU per reconcile",
+            f["cpu_per_reconcile_ms"],
+            n["cpu_per_reconcile_ms"],
+            "ms",
+            "fleet CPU",
+        ),
+        judged(
+            "fleet: cache hits / misses, cache memory",
+            f"{f.get('hits', 0):,.0f} / {f.get('misses', 0):,.0f}, "
+            f"{f.get('bytes', 0) / MIB:.1f} MiB",
+            "-",
+            f"{f.get('hits', 0) / later:.0%} hits after round 1" if later > 0 else "-",
+            None,
+            0,
+        ),
+        judged(
+            "fleet: server RSS",
+            f"{f['rss_mib']:.1f} MiB",
+            f"{n['rss_mib']:.1f} MiB",
+            f"+{f['rss_mib'] - n['rss_mib']:.1f} MiB",
+            None,
+            0,
+        ),
+    ]
+
+
+def memory_rows(memory: dict[str, float], distinct: int) -> list[Row]:
+    """The cache-at-budget rows: RSS across two windows of misses and evictions."""
+    return [
+        judged(
+            f"RSS growth, cache full ({MEMORY_CACHE_MIB} MiB, {distinct:,} distinct answers cycled)",
+            f"{memory['rss_growth_mib']:+.2f} MiB "
+            f"({memory['rss_window1_mib']:.1f} -> {memory['rss_window2_mib']:.1f} MiB; "
+            f"cache {memory.get('bytes', 0) / MIB:.1f} MiB)",
+            "-",
+            "-",
+            "RSS growth",
+            memory["rss_growth_mib"],
+        )
+    ]
+
+
+def _table(rows: list[Row]) -> list[str]:
+    return [
+        "| Measure | function-asya | no-op | ratio | target | |",
+        "|---|---|---|---|---|---|",
+        *(f"| {' | '.join(row)} |" for row in rows),
+    ]
+
+
+def report(
+    rows: list[Row],
+    tables: dict[str, list[Row]],
+    per_actor: dict[int, float],
+    payload: bytes,
+) -> str:
+    """The report in Markdown: the main table, a table per request size, the scale table."""
+    lines = [
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"servers {'pinned to CPU 0, client on CPU 1' if PIN else 'unpinned'}; request {len(payload):,} bytes.",
+    ]
+    if rows:
+        lines += ["", *_table(rows)]
+    for title, table in tables.items():
+        lines += ["", f"Request of {title}:", "", *_table(table)]
+    if per_actor:
+        sizes = sorted(per_actor)
+        spread = max(per_actor.values()) / min(per_actor.values()) - 1
+        lines += [
+            "",
+            "| Distinct actors | time per actor |",
+            "|---|---|",
+            *(f"| {size:,} | {per_actor[size]:.3f} ms |" for size in sizes),
+            "",
+            f"Per-actor cost spread across sizes: {spread:.0%} (target: flat within 20%).",
+        ]
+    verdicts = [row[-1] for row in rows + [r for t in tables.values() for r in t] if row[-1]]
+    missed = sum(v != "met" for v in verdicts)
+    lines += ["", f"Targets: {len(verdicts) - missed} met, {missed} missed."]
+    return "\n".join(lines)

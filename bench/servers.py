@@ -1,0 +1,152 @@
+"""The servers a benchmark runs, and the clients that call them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from bench import request as bench_request
+
+BIN = Path(sys.executable).parent
+MEMORY_CACHE_MIB = 16
+PIN = shutil.which("taskset") is not None and (os.cpu_count() or 1) >= 2
+METHOD = "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
+
+
+def command(name: str, address: str) -> list[str]:
+    serve = [str(BIN / "function-asya"), "serve", "--insecure", "--address", address]
+    base = {
+        "function-asya": serve,
+        # The full path on every call: the cold path, and the cache's floor.
+        "function-asya (no cache)": [*serve, "--cache-size", "0"],
+        # --debug: the response cache's counts in the log, for the fleet.
+        "function-asya (debug)": [*serve, "--debug"],
+        # A small budget, so that a few thousand distinct answers fill it.
+        f"function-asya (cache {MEMORY_CACHE_MIB} MiB)": [
+            *serve,
+            "--debug",
+            "--cache-size",
+            str(MEMORY_CACHE_MIB),
+        ],
+        "no-op": [sys.executable, "-m", "bench.noop", "--address", address],
+    }[name]
+    return (["taskset", "-c", "0"] if PIN else []) + base
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(name: str, log: Any = None) -> tuple[subprocess.Popen[bytes], str, float]:
+    """Start a server; return it, its address and the seconds to its first good response."""
+    address = f"127.0.0.1:{free_port()}"
+    probe = bench_request.request(resolved=True).SerializeToString()
+    began = time.perf_counter()
+    process = subprocess.Popen(
+        command(name, address),
+        stdout=log or subprocess.DEVNULL,
+        stderr=log or subprocess.DEVNULL,
+        cwd=bench_request.ROOT,
+    )
+    while True:
+        if process.poll() is not None:
+            raise SystemExit(f"{name} exited with {process.returncode} before answering")
+        try:
+            with grpc.insecure_channel(address) as channel:
+                call = channel.unary_unary(METHOD)
+                call(probe, timeout=0.5)
+            return process, address, time.perf_counter() - began
+        except grpc.RpcError:
+            time.sleep(0.005)
+        if time.perf_counter() - began > 30:
+            process.kill()
+            raise SystemExit(f"{name} did not answer within 30 s")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def server_pid(process: subprocess.Popen[bytes]) -> int:
+    return process.pid  # taskset execs the server in place
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def sequential(address: str, payload: bytes, calls: int, warm: int = 200) -> list[float]:
+    with grpc.insecure_channel(address) as channel:
+        call = channel.unary_unary(METHOD)
+        for _ in range(warm):
+            call(payload, timeout=10)
+        times = []
+        for _ in range(calls):
+            began = time.perf_counter()
+            call(payload, timeout=10)
+            times.append(time.perf_counter() - began)
+    return times
+
+
+async def _concurrent(
+    address: str, payload: bytes, in_flight: int, seconds: float | None, total: int | None
+) -> tuple[int, float]:
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.unary_unary(METHOD)
+        for _ in range(50):
+            await call(payload, timeout=10)
+        done = 0
+        began = time.perf_counter()
+        deadline = began + seconds if seconds else float("inf")
+
+        async def worker() -> None:
+            nonlocal done
+            while time.perf_counter() < deadline and (total is None or done < total):
+                await call(payload, timeout=10)
+                done += 1
+
+        await asyncio.gather(*(worker() for _ in range(in_flight)))
+        return done, time.perf_counter() - began
+
+
+def concurrent(
+    address: str,
+    payload: bytes,
+    in_flight: int,
+    *,
+    seconds: float | None = None,
+    total: int | None = None,
+) -> tuple[int, float]:
+    return asyncio.run(_concurrent(address, payload, in_flight, seconds, total))
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+Started = tuple[subprocess.Popen[bytes], str, float]
