@@ -1,4 +1,4 @@
-"""Every example the project ships, as a render case."""
+"""Every example the project ships, as a render case; a few of them kept whole as golden files."""
 
 from __future__ import annotations
 
@@ -114,4 +114,18 @@ CASES = (
         )
         for stage in stages
     ]
+)
+
+# The cases whose whole output is a golden file in want/: each transport in each XR
+# form, and the seeds' examples (the text processor, GPU checkpoints, a team's
+# namespace flavor). Every case's life stage is a row of stages.py.
+FULL = (
+    "text-processor-ready",
+    "v2-image-enhancer-ready",
+    "rabbitmq-ready",
+    "v2-rabbitmq-ready",
+    "pubsub-ready",
+    "v2-pubsub-ready",
+    "flavored-gpu-checkpoints",
+    "v2-team-flavor",
 )

@@ -1,7 +1,9 @@
-"""Golden files: what `function-asya render` prints for every example, reviewed like code.
+"""Golden files and the stages table: what `function-asya render` prints, reviewed like code.
 
-Regenerate with `make pytest PYTEST_ARGS="tests/golden --update-golden"` and
-commit the diff with a message that says why it changed.
+A few cases (cases.FULL) are kept whole in want/; every case's life stage is a
+row of stages.py. Regenerate the files with
+`make pytest PYTEST_ARGS="tests/golden --update-golden"` and commit the diff (and
+any change to the table) with a message that says why it changed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from function import cache, parse
 from function import pipeline as fn
 from function.codec import structs
 from function.models import spec as spec_model
-from tests.golden.cases import CASES, Case
+from tests.golden.cases import CASES, FULL, Case
+from tests.golden.stages import STAGES, Stage
 from tests.support import ROOT
 
 WANT = ROOT / "tests" / "golden" / "want"
@@ -29,7 +32,16 @@ def as_text(documents: list[dict[str, object]]) -> str:
     )
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+FULL_CASES = [case for case in CASES if case.name in FULL]
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict[str, str]:
+    """Every case rendered once, as served: the caches on, the C encoder where built."""
+    return {case.name: as_text(case.render()) for case in CASES}
+
+
+@pytest.mark.parametrize("case", FULL_CASES, ids=[c.name for c in FULL_CASES])
 def test_render_matches_the_golden_file(case: Case, request: pytest.FixtureRequest) -> None:
     got = as_text(case.render())
     path = WANT / f"{case.name}.yaml"
@@ -44,26 +56,67 @@ def test_render_matches_the_golden_file(case: Case, request: pytest.FixtureReque
         pytest.fail(f"{case.name} differs from its golden file (-want, +got):\n{diff}")
 
 
-def test_protobufs_own_api_renders_every_golden_file_as_the_c_codec_does(
-    monkeypatch: pytest.MonkeyPatch,
+def test_every_golden_file_is_a_full_case() -> None:
+    assert {path.stem for path in WANT.glob("*.yaml")} == set(FULL)
+
+
+def stage_of(case: Case, documents: list[dict[str, Any]]) -> Stage:
+    """What a render reports, in the shape of a row of the stages table."""
+    xr, composed = documents[0], documents[1:]
+    status = xr.get("status", {})
+    ready = next((c for c in status.get("conditions", []) if c["type"] == "Ready"), {})
+    infrastructure = {
+        part: (block.get("ready"), block.get("message", ""))
+        for part, block in status.get("infrastructure", {}).items()
+    }
+    return Stage(
+        phase=status.get("phase"),
+        ready=ready.get("message") or ready.get("reason", ""),
+        queue=infrastructure["queue"],
+        keda=infrastructure["keda"],
+        workload=infrastructure["workload"],
+        resources=tuple(
+            sorted(
+                document["metadata"]["annotations"]["crossplane.io/composition-resource-name"]
+                for document in composed
+                if document.get("kind") != "Result"
+            )
+        ),
+        queue_url=status.get("queueUrl", ""),
+        results=tuple(d["message"] for d in composed if d.get("kind") == "Result"),
+        # The flavored examples exist to show how their flavors resolve.
+        spec=xr["spec"] if case.name.startswith(("flavored-", "v2-team-")) else {},
+    )
+
+
+def test_the_table_has_a_row_for_every_case() -> None:
+    assert set(STAGES) == {case.name for case in CASES}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_every_case_reports_its_life_stage(case: Case) -> None:
+    assert stage_of(case, case.render()) == STAGES[case.name]
+
+
+def test_protobufs_own_api_renders_every_case_as_the_c_encoder_does(
+    monkeypatch: pytest.MonkeyPatch, reference: dict[str, str]
 ) -> None:
-    """Where no C compiler built the codec, structs uses protobuf's API: same answers."""
+    """Where no C compiler built the encoder, structs uses protobuf's API: same answers."""
     monkeypatch.setattr(structs, "_encoder", None)
     for case in CASES:
-        assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), case.name
+        assert as_text(case.render()) == reference[case.name], case.name
 
 
-def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every golden file, byte for byte, from a cold runner, a warm one and one without caches."""
+def test_the_caches_never_change_an_answer(
+    monkeypatch: pytest.MonkeyPatch, reference: dict[str, str]
+) -> None:
+    """Every case, byte for byte, from a cold runner, a warm one and one without caches."""
     runner = fn.FunctionRunner
     shared = runner()
     monkeypatch.setattr(fn, "FunctionRunner", lambda: shared)
     for round_ in ("cold", "warm"):
         for case in CASES:
-            assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), (
-                round_,
-                case.name,
-            )
+            assert as_text(case.render()) == reference[case.name], (round_, case.name)
     assert shared.memo.hits > 0
 
     # No resolve memo, and no response cache in the server render starts.
@@ -71,7 +124,7 @@ def test_the_caches_never_change_an_answer(monkeypatch: pytest.MonkeyPatch) -> N
     uncached = runner()
     monkeypatch.setattr(fn, "FunctionRunner", lambda: uncached)
     for case in CASES:
-        assert as_text(case.render()) == (WANT / f"{case.name}.yaml").read_text(), case.name
+        assert as_text(case.render()) == reference[case.name], case.name
     assert len(uncached.memo) == uncached.memo.hits == 0
 
 
