@@ -6,7 +6,15 @@ import re
 from datetime import timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from function.errors import InputError
@@ -17,8 +25,10 @@ KIND = "Input"
 # One pattern each, for the validator's message and the Input CRD's schema alike.
 REGION = r"^[a-z]{2}(-[a-z]+)+-\d+$"
 ACCOUNT_ID = r"^(\d{12})?$"
-_REGION = re.compile(REGION)
-_ACCOUNT_ID = re.compile(ACCOUNT_ID)
+_AWS_PATTERNS = {
+    "region": (re.compile(REGION), "an AWS region (such as us-east-1)"),
+    "account_id": (re.compile(ACCOUNT_ID), "an AWS account id (12 digits)"),
+}
 _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
 
 
@@ -44,18 +54,12 @@ class AWS(_Settings):
         description="The 12-digit AWS account id. When set: DLQ redrive policy and ACCOUNT_ID in role ARNs.",
     )
 
-    @field_validator("region", mode="before")
+    @field_validator("region", "account_id", mode="before")
     @classmethod
-    def _a_region(cls, value: Any) -> Any:
-        if isinstance(value, str) and not _REGION.match(value):
-            raise ValueError(f"{value!r} is not an AWS region (such as us-east-1)")
-        return value
-
-    @field_validator("account_id", mode="before")
-    @classmethod
-    def _an_account(cls, value: Any) -> Any:
-        if isinstance(value, str) and not _ACCOUNT_ID.match(value):
-            raise ValueError(f"{value!r} is not an AWS account id (12 digits)")
+    def _matches(cls, value: Any, info: ValidationInfo) -> Any:
+        pattern, what = _AWS_PATTERNS[str(info.field_name)]
+        if isinstance(value, str) and not pattern.match(value):
+            raise ValueError(f"{value!r} is not {what}")
         return value
 
     provider_config_name: str = Field("default", description="provider-aws ProviderConfig.")

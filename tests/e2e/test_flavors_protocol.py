@@ -174,19 +174,16 @@ def render(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_render_resolves_flavors_in_two_calls() -> None:
     xr = files.load_one(str(EXAMPLES / "flavored" / "gpu-checkpoints.yaml"), "XR")
-    documents, outcome = asyncio.run(
-        command.render_documents(
-            xr,
-            files.load_composition(str(support.ROOT / "compositions" / "asyncactor-sqs.yaml")),
-            files.load_functions(str(EXAMPLES / "functions.yaml")),
-            [],
-            files.load(str(EXAMPLES / "flavors")),
-            command.pipeline.to_struct({}),
-            timeout=30,
-            # v2.2's shape prints the resolved spec the function hands on.
-            follow=release.V2_2,
-        )
+    inputs = command.RenderInputs(
+        xr,
+        files.load_composition(str(support.ROOT / "compositions" / "asyncactor-sqs.yaml")),
+        files.load_functions(str(EXAMPLES / "functions.yaml")),
+        supplied=files.load(str(EXAMPLES / "flavors")),
+        timeout=30,
+        # v2.2's shape prints the resolved spec the function hands on.
+        follow=release.V2_2,
     )
+    documents, outcome = asyncio.run(command.render_documents(inputs))
     assert outcome.calls == {"asya": 2}
     spec = documents[0]["spec"]
     assert spec["scaling"]["minReplicaCount"] == 10

@@ -37,19 +37,16 @@ class Case:
         In crossplane render v2.2's shape: it prints the desired XR with the spec
         the function hands on, which these files exist to review.
         """
-        documents, _ = asyncio.run(
-            command.render_documents(
-                files.load_one(str(ROOT / self.xr), "XR"),
-                files.load_composition(str(ROOT / self.composition)),
-                files.load_functions(str(EXAMPLES / "functions.yaml")),
-                files.load_observed(str(ROOT / self.observed)) if self.observed else [],
-                [doc for path in self.required for doc in files.load(str(ROOT / path))],
-                command.pipeline.to_struct({}),
-                timeout=30,
-                include_results=True,
-                follow=release.V2_2,
-            )
+        inputs = command.RenderInputs(
+            files.load_one(str(ROOT / self.xr), "XR"),
+            files.load_composition(str(ROOT / self.composition)),
+            files.load_functions(str(EXAMPLES / "functions.yaml")),
+            files.load_observed(str(ROOT / self.observed)) if self.observed else [],
+            [doc for path in self.required for doc in files.load(str(ROOT / path))],
+            timeout=30,
+            follow=release.V2_2,
         )
+        documents, _ = asyncio.run(command.render_documents(inputs, include_results=True))
         return documents
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -147,51 +148,47 @@ def _check_composition(xr: files.Document, composition: files.Document) -> None:
             )
 
 
+@dataclass(frozen=True)
+class RenderInputs:
+    """What one render reads: the XR, its Composition and Functions, and what answers them."""
+
+    xr: files.Document
+    composition: files.Document
+    functions: list[files.Document]
+    # Observed composed resources.
+    observed: list[files.Document] = field(default_factory=list)
+    # What answers the functions' requirements.
+    supplied: list[files.Document] = field(default_factory=list)
+    context: struct_pb2.Struct = field(default_factory=struct_pb2.Struct)
+    # Seconds the render may take (0: no deadline, as Go's 0).
+    timeout: float = 60.0
+    # What answers a step's bootstrap requirements (--required-resources alone);
+    # None: `supplied`.
+    required: list[files.Document] | None = None
+    secrets: list[files.Document] = field(default_factory=list)
+    crds: list[files.Document] = field(default_factory=list)
+    xrd: files.Document | None = None
+    # The Crossplane release whose render the output matches.
+    follow: release.Release = release.CURRENT
+
+
 async def render_documents(
-    xr: files.Document,
-    composition: files.Document,
-    functions: list[files.Document],
-    observed: list[files.Document],
-    supplied: list[files.Document],
-    context: struct_pb2.Struct,
+    inputs: RenderInputs,
     *,
-    timeout: float,
     include_full_xr: bool = False,
     include_results: bool = False,
     include_context: bool = False,
-    required: list[files.Document] | None = None,
-    secrets: list[files.Document] | None = None,
-    crds: list[files.Document] | None = None,
-    xrd: files.Document | None = None,
-    follow: release.Release = release.CURRENT,
 ) -> tuple[list[dict[str, Any]], pipeline.Outcome]:
-    """Render an XR through its Composition's pipeline; return the documents to print.
-
-    `supplied` answers the functions' requirements; `required` (--required-resources
-    alone, default: `supplied`) answers a step's bootstrap requirements. `follow`
-    is the Crossplane release whose render the output matches.
-    """
-    _check_composition(xr, composition)
+    """Render an XR through its Composition's pipeline; return the documents to print."""
+    xr = inputs.xr
+    _check_composition(xr, inputs.composition)
     try:
-        reconcile, outcome = await _run_pipeline(
-            xr,
-            composition,
-            functions,
-            observed,
-            supplied,
-            context,
-            timeout=timeout,
-            required=required,
-            secrets=secrets,
-            crds=crds,
-            xrd=xrd,
-            follow=follow,
-        )
+        reconcile, outcome = await _run_pipeline(inputs)
         if reconcile is not None:
-            composed = engine.composed(reconcile, outcome, observed)
+            composed = engine.composed(reconcile, outcome, inputs.observed)
             results = engine.results(reconcile, outcome)
         else:
-            composed = legacy.composed(xr, outcome, observed)
+            composed = legacy.composed(xr, outcome, inputs.observed)
             results = legacy.results(outcome)
     except RenderError as exc:
         # Only what the CLI's Render step does carries its prefix.
@@ -208,52 +205,42 @@ async def render_documents(
     return documents, outcome
 
 
-async def _run_pipeline(
-    xr: files.Document,
-    composition: files.Document,
-    functions: list[files.Document],
-    observed: list[files.Document],
-    supplied: list[files.Document],
-    context: struct_pb2.Struct,
-    *,
-    timeout: float,
-    required: list[files.Document] | None,
-    secrets: list[files.Document] | None,
-    crds: list[files.Document] | None,
-    xrd: files.Document | None,
-    follow: release.Release,
-) -> tuple[engine.Reconcile | None, pipeline.Outcome]:
+async def _run_pipeline(inputs: RenderInputs) -> tuple[engine.Reconcile | None, pipeline.Outcome]:
     """Start the functions and run the pipeline, inside the reconcile for v2.3+."""
-    spec = composition.body.get("spec") or {}
+    spec = inputs.composition.body.get("spec") or {}
     # v2.3+ runs the reconciler, which hands the functions the XR as it holds it.
-    reconcile = engine.begin(xr, composition, observed, xrd) if follow.engine else None
-    observed_xr = reconcile.xr if reconcile else xr.body
+    reconcile = (
+        engine.begin(inputs.xr, inputs.composition, inputs.observed, inputs.xrd)
+        if inputs.follow.engine
+        else None
+    )
+    observed_xr = reconcile.xr if reconcile else inputs.xr.body
     wanted = {str((s.get("functionRef") or {}).get("name", "")) for s in spec["pipeline"]}
-    chosen = [runtimes.runtime_for(f) for f in functions if f.name in wanted]
+    chosen = [runtimes.runtime_for(f) for f in inputs.functions if f.name in wanted]
     async with runtimes.started(chosen) as targets:
         channels = {name: grpc.aio.insecure_channel(target) for name, target in targets.items()}
         try:
             # Go's 0 means no deadline.
-            deadline = timeout or None
+            deadline = inputs.timeout or None
             callers = {name: pipeline.Caller(ch, deadline) for name, ch in channels.items()}
             outcome = await asyncio.wait_for(
                 pipeline.run(
-                    composition,
-                    _observed(observed_xr, observed),
-                    context,
+                    inputs.composition,
+                    _observed(observed_xr, inputs.observed),
+                    inputs.context,
                     callers,
-                    supplied,
-                    required,
-                    secrets,
-                    crds,
-                    meta=follow.meta,
+                    inputs.supplied,
+                    inputs.required,
+                    inputs.secrets,
+                    inputs.crds,
+                    meta=inputs.follow.meta,
                 ),
                 timeout=deadline,
             )
         except PipelineFatalError as exc:
             raise RenderError(engine.fatal(exc) if reconcile else legacy.fatal(exc)) from None
         except TimeoutError:
-            raise RenderError(f"timed out after {timeout:g}s") from None
+            raise RenderError(f"timed out after {inputs.timeout:g}s") from None
         finally:
             for channel in channels.values():
                 await channel.close()
@@ -402,23 +389,26 @@ def render(
         required_docs = [doc for path in required for doc in files.load(path)]
         supplied = [doc for path in extra for doc in files.load(path)] + required_docs
         context = _context(context_files, context_values)
+        inputs = RenderInputs(
+            xr,
+            composition,
+            functions,
+            observed,
+            supplied,
+            context,
+            timeout=_duration(timeout),
+            required=required_docs,
+            secrets=files.load(credentials_path) if credentials_path else [],
+            crds=files.load(schemas_path) if schemas_path else [],
+            xrd=xrd,
+            follow=follow,
+        )
         documents, _ = asyncio.run(
             render_documents(
-                xr,
-                composition,
-                functions,
-                observed,
-                supplied,
-                context,
-                timeout=_duration(timeout),
+                inputs,
                 include_full_xr=include_full_xr,
                 include_results=include_function_results,
                 include_context=include_context,
-                required=required_docs,
-                secrets=files.load(credentials_path) if credentials_path else [],
-                crds=files.load(schemas_path) if schemas_path else [],
-                xrd=xrd,
-                follow=follow,
             )
         )
     except RenderError as exc:

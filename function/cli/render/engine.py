@@ -18,6 +18,7 @@ from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
+from function.cli.render import output
 from function.cli.render.errors import PipelineFatalError, RenderError
 from function.cli.render.files import COMPOSITION_RESOURCE_NAME, Document, resource_name
 from function.cli.render.output import (
@@ -29,7 +30,6 @@ from function.cli.render.output import (
     SYSTEM_CONDITIONS,
     add_controller,
     function_condition,
-    keep_identity,
     set_condition,
     some_names,
 )
@@ -205,27 +205,17 @@ def composed(rec: Reconcile, outcome: Outcome, observed: list[Document]) -> list
         RenderError: a resource the reconciler could not apply (another controller,
             a name the API server would refuse).
     """
-    by_name = {resource_name(doc): doc for doc in observed}
     labels = rec.metadata.get("labels") or {}
     prefix = labels[COMPOSITE_LABEL]
     claim_labels = {}
     if labels.get(CLAIM_NAME_LABEL) and labels.get(CLAIM_NAMESPACE_LABEL):
         claim_labels = {key: labels[key] for key in (CLAIM_NAME_LABEL, CLAIM_NAMESPACE_LABEL)}
     namespace = rec.metadata.get("namespace") or ""
-    owner = {
-        "apiVersion": rec.xr["apiVersion"],
-        "kind": rec.xr["kind"],
-        "name": rec.metadata["name"],
-        "uid": rec.metadata["uid"],
-        "controller": True,
-        "blockOwnerDeletion": True,
-    }
+    owner = output.owner(
+        rec.xr["apiVersion"], rec.xr["kind"], rec.metadata["name"], rec.metadata["uid"]
+    )
     out = []
-    for name in sorted(outcome.desired.resources):
-        body = structs.plain(outcome.desired.resources[name].resource)
-        metadata = body.setdefault("metadata", {})
-        if name in by_name:
-            keep_identity(metadata, by_name[name].metadata)
+    for name, body, metadata in output.desired_resources(outcome, observed):
         if namespace and metadata.get("namespace") and metadata["namespace"] != namespace:
             rec.record(
                 "Warning",

@@ -12,21 +12,9 @@ from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
+from function.cli.render import output
 from function.cli.render.errors import PipelineFatalError, RenderError
-from function.cli.render.files import COMPOSITION_RESOURCE_NAME, Document, resource_name
-from function.cli.render.output import (
-    CLAIM_NAME_LABEL,
-    CLAIM_NAMESPACE_LABEL,
-    COMPOSITE_LABEL,
-    CONDITION_TIME,
-    RESULT_API_VERSION,
-    SYSTEM_CONDITIONS,
-    add_controller,
-    function_condition,
-    keep_identity,
-    set_condition,
-    some_names,
-)
+from function.cli.render.files import COMPOSITION_RESOURCE_NAME, Document
 from function.cli.render.pipeline import Outcome
 from function.codec import structs
 
@@ -61,55 +49,43 @@ def composite(xr: Document, outcome: Outcome, *, full: bool) -> dict[str, Any]:
             "type": "Ready",
             "status": "False",
             "reason": "Creating",
-            "message": f"Unready resources: {some_names(unready)}",
+            "message": f"Unready resources: {output.some_names(unready)}",
         }
     conditions = body.setdefault("status", {}).setdefault("conditions", [])
-    set_condition(conditions, ready | {"lastTransitionTime": CONDITION_TIME})
+    output.set_condition(conditions, ready | {"lastTransitionTime": output.CONDITION_TIME})
     for condition in outcome.conditions:
-        if condition.type not in SYSTEM_CONDITIONS:
-            set_condition(conditions, function_condition(condition))
+        if condition.type not in output.SYSTEM_CONDITIONS:
+            output.set_condition(conditions, output.function_condition(condition))
     return body
 
 
 def composed(xr: Document, outcome: Outcome, observed: list[Document]) -> list[dict[str, Any]]:
     """Return each desired composed resource with the metadata Crossplane would add."""
-    by_name = {resource_name(doc): doc for doc in observed}
     labels = xr.metadata.get("labels") or {}
-    prefix = labels.get(COMPOSITE_LABEL) or xr.name
+    prefix = labels.get(output.COMPOSITE_LABEL) or xr.name
     claim_ref = (xr.body.get("spec") or {}).get("claimRef") or {}
     claim_labels = {}
-    if labels.get(CLAIM_NAME_LABEL) and labels.get(CLAIM_NAMESPACE_LABEL):
+    if labels.get(output.CLAIM_NAME_LABEL) and labels.get(output.CLAIM_NAMESPACE_LABEL):
         claim_labels = {
-            CLAIM_NAMESPACE_LABEL: labels[CLAIM_NAMESPACE_LABEL],
-            CLAIM_NAME_LABEL: labels[CLAIM_NAME_LABEL],
+            output.CLAIM_NAMESPACE_LABEL: labels[output.CLAIM_NAMESPACE_LABEL],
+            output.CLAIM_NAME_LABEL: labels[output.CLAIM_NAME_LABEL],
         }
     elif claim_ref:
         claim_labels = {
-            CLAIM_NAMESPACE_LABEL: claim_ref.get("namespace", ""),
-            CLAIM_NAME_LABEL: claim_ref.get("name", ""),
+            output.CLAIM_NAMESPACE_LABEL: claim_ref.get("namespace", ""),
+            output.CLAIM_NAME_LABEL: claim_ref.get("name", ""),
         }
-    owner = {
-        "apiVersion": xr.api_version,
-        "kind": xr.kind,
-        "name": xr.name,
-        "uid": str(xr.metadata.get("uid", "")),
-        "controller": True,
-        "blockOwnerDeletion": True,
-    }
+    owner = output.owner(xr.api_version, xr.kind, xr.name, str(xr.metadata.get("uid", "")))
     out = []
-    for name in sorted(outcome.desired.resources):
-        body = structs.plain(outcome.desired.resources[name].resource)
-        metadata = body.setdefault("metadata", {})
-        if name in by_name:
-            keep_identity(metadata, by_name[name].metadata)
+    for name, body, metadata in output.desired_resources(outcome, observed):
         if not metadata.get("name") and not metadata.get("generateName"):
             metadata["generateName"] = f"{prefix}-"
         if xr.metadata.get("namespace"):
             metadata["namespace"] = xr.metadata["namespace"]
         metadata.setdefault("annotations", {})[COMPOSITION_RESOURCE_NAME] = name
-        metadata.setdefault("labels", {})[COMPOSITE_LABEL] = prefix
+        metadata.setdefault("labels", {})[output.COMPOSITE_LABEL] = prefix
         metadata["labels"].update(claim_labels)
-        conflict = add_controller(metadata, owner)
+        conflict = output.add_controller(metadata, owner)
         if conflict:
             raise RenderError(
                 f'cannot render composed resource "{name}" metadata: cannot set composite '
@@ -123,7 +99,7 @@ def results(outcome: Outcome) -> list[dict[str, Any]]:
     """The non-fatal results as `Result` documents, in pipeline order."""
     return [
         {
-            "apiVersion": RESULT_API_VERSION,
+            "apiVersion": output.RESULT_API_VERSION,
             "kind": "Result",
             "step": each.step,
             "severity": fnv1.Severity.Name(each.result.severity),

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import yaml
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
+from function.cli.render.files import Document, resource_name
 from function.cli.render.pipeline import Outcome
 from function.codec import structs
 
@@ -56,6 +58,34 @@ def add_controller(metadata: dict[str, Any], owner: dict[str, Any]) -> str:
             return ""
     references.append(dict(owner))
     return ""
+
+
+def owner(api_version: str, kind: str, name: str, uid: str) -> dict[str, Any]:
+    """The controller reference a composed resource carries to its XR."""
+    return {
+        "apiVersion": api_version,
+        "kind": kind,
+        "name": name,
+        "uid": uid,
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+
+
+def desired_resources(
+    outcome: Outcome, observed: list[Document]
+) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """Each desired composed resource by name, with its body and metadata as plain data.
+
+    A resource observed under the same name keeps its identity (name, uid).
+    """
+    by_name = {resource_name(doc): doc for doc in observed}
+    for name in sorted(outcome.desired.resources):
+        body = structs.plain(outcome.desired.resources[name].resource)
+        metadata = body.setdefault("metadata", {})
+        if name in by_name:
+            keep_identity(metadata, by_name[name].metadata)
+        yield name, body, metadata
 
 
 def keep_identity(metadata: dict[str, Any], observed: dict[str, Any]) -> None:
