@@ -1,109 +1,47 @@
-"""The `function-asya` command line: `serve`, `render` offline, `flavors lint` and `explain`."""
+"""The `function-asya` command line: `serve`, `render` offline, `flavors lint` and `explain`.
+
+Each subcommand is imported when it runs (or when help lists it): serving never
+loads the render CLI or the tools.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import sys
+import importlib
+from typing import Any
 
 import click
-from crossplane.function import logging
 
-from function import pipeline as fn
-from function.cli.render import command as render_command
-from function.cli.tools import command as tools_command
-from function.serving import server
+# Subcommand name -> "module:attribute" of its click command.
+SUBCOMMANDS = {
+    "serve": "function.cli.serve:serve",
+    "render": "function.cli.render.command:render",
+    "flavors": "function.cli.tools.command:flavors",
+    "explain": "function.cli.tools.command:explain",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported only when they are used or listed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every subcommand's name, without importing any."""
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Import and return one subcommand (None for an unknown name)."""
+        if cmd_name not in SUBCOMMANDS:
+            return None
+        module, attribute = SUBCOMMANDS[cmd_name].split(":")
+        command: Any = getattr(importlib.import_module(module), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{SUBCOMMANDS[cmd_name]} is not a click command")
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="function-asya")
 def cli() -> None:
     """function-asya: AsyncActors on Crossplane."""
-
-
-@cli.command()
-@click.option("--debug", "-d", is_flag=True, envvar="DEBUG", help="Emit debug logs.")
-@click.option(
-    "--address",
-    default="0.0.0.0:9443",
-    show_default=True,
-    envvar="ADDRESS",
-    help="Address at which to listen for gRPC connections.",
-)
-@click.option(
-    "--tls-certs-dir",
-    "--tls-server-certs-dir",
-    "tls_certs_dir",
-    envvar="TLS_SERVER_CERTS_DIR",
-    help="Directory with tls.crt, tls.key and ca.crt: serve with mutual TLS.",
-)
-@click.option(
-    "--insecure",
-    is_flag=True,
-    envvar="INSECURE",
-    help="Serve plaintext only; any certificates directory is ignored.",
-)
-@click.option(
-    "--max-recv-message-size",
-    "--max-grpc-message-size",
-    type=click.IntRange(min=1),
-    default=4,
-    show_default=True,
-    envvar=["MAX_RECV_MESSAGE_SIZE", "MAX_GRPC_MESSAGE_SIZE"],
-    help="Maximum size of received gRPC messages in MB.",
-)
-@click.option(
-    "--max-send-message-size",
-    type=click.IntRange(min=1),
-    default=None,
-    envvar="MAX_SEND_MESSAGE_SIZE",
-    help="Maximum size of sent gRPC messages in MB (default: the receive size).",
-)
-@click.option(
-    "--cache-size",
-    type=click.IntRange(min=0),
-    default=64,
-    show_default=True,
-    envvar="CACHE_SIZE",
-    help="MiB of answers kept for requests whose content was seen before (0: none).",
-)
-@click.option(
-    "--grace-period",
-    type=click.FloatRange(min=0),
-    default=5.0,
-    show_default=True,
-    help="Seconds in-flight calls may take to finish after SIGTERM.",
-)
-def serve(
-    debug: bool,
-    address: str,
-    tls_certs_dir: str | None,
-    insecure: bool,
-    max_recv_message_size: int,
-    max_send_message_size: int | None,
-    cache_size: int,
-    grace_period: float,
-) -> None:
-    """Serve the function over gRPC (port 9443, as Crossplane expects)."""
-    logging.configure(level=logging.Level.DEBUG if debug else logging.Level.INFO)
-    options = server.Options(
-        address=address,
-        insecure=insecure,
-        tls_certs_dir=tls_certs_dir,
-        max_recv_message_mb=max_recv_message_size,
-        max_send_message_mb=max_send_message_size or max_recv_message_size,
-        grace_seconds=grace_period,
-        cache_mb=cache_size,
-    )
-    try:
-        asyncio.run(server.serve(fn.FunctionRunner(), options))
-    except server.StartupError as exc:
-        click.echo(f"function-asya: cannot start: {exc}", err=True)
-        sys.exit(1)
-
-
-cli.add_command(render_command.render)
-cli.add_command(tools_command.flavors)
-cli.add_command(tools_command.explain)
 
 
 if __name__ == "__main__":
