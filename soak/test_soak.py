@@ -8,6 +8,7 @@ would be). SOAK_SECONDS sets the length of the long run (default 60).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -213,11 +214,12 @@ def test_a_restarted_server_serves_the_next_call_on_the_same_channel(
     log_file: object, how: signal.Signals
 ) -> None:
     req = heavy_request()
-    port = support.free_port()
-    address = f"127.0.0.1:{port}"
-    with grpc.insecure_channel(address) as channel:
-        stub = grpcv1.FunctionRunnerServiceStub(channel)
-        with support.serving("--insecure", port=port, output=log_file) as served:
+    with contextlib.ExitStack() as stack:
+        with support.serving("--insecure", output=log_file) as served:
+            # The restarted server binds the port the first one chose.
+            port = int(served.address.rsplit(":", 1)[1])
+            channel = stack.enter_context(grpc.insecure_channel(served.address))
+            stub = grpcv1.FunctionRunnerServiceStub(channel)
             assert len(stub.RunFunction(req, timeout=30).desired.resources) == 5
             served.process.send_signal(how)
             served.process.wait(timeout=30)

@@ -7,6 +7,8 @@ import datetime
 import hashlib
 import ipaddress
 import os
+import re
+import select
 import signal
 import socket
 import subprocess
@@ -18,12 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from click.testing import CliRunner
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from google.protobuf import struct_pb2
+
+from function.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -32,7 +37,22 @@ FUNCTION_ASYA = str(BIN / "function-asya")
 
 
 def render_cli(*args: str, cwd: Path | str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `function-asya render` with these arguments, as a user would; never raises on exit codes."""
+    """Run `function-asya render` with these arguments in process; never raises on exit codes.
+
+    What a process would print and exit with; an exception that escapes the command
+    (a traceback a user would see) is raised here.
+    """
+    with contextlib.chdir(cwd) if cwd else contextlib.nullcontext():
+        result = CliRunner().invoke(cli, ["render", *args], prog_name="function-asya")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return subprocess.CompletedProcess(
+        ["function-asya", "render", *args], result.exit_code, result.stdout, result.stderr
+    )
+
+
+def render_process(*args: str, cwd: Path | str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed `function-asya render` as a user would; never raises on exit codes."""
     return subprocess.run(
         [FUNCTION_ASYA, "render", *args],
         capture_output=True,
@@ -41,13 +61,6 @@ def render_cli(*args: str, cwd: Path | str | None = None) -> subprocess.Complete
         check=False,
         cwd=cwd,
     )
-
-
-def free_port() -> int:
-    """Return a loopback port that was free a moment ago."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def struct(body: dict[str, Any]) -> struct_pb2.Struct:
@@ -121,6 +134,40 @@ class Served:
             return self.process.wait()
 
 
+_SERVING_ADDRESS = re.compile(r'address"?[=:] ?"?[0-9.]+:(\d+)')
+
+
+def bound_port(process: subprocess.Popen[str], log: Any = None, timeout: float = 30) -> int:
+    """The port a server started on port 0 bound, read from its `Serving` log line.
+
+    The line is read from the process's stdout, or from `log` (a file it writes to)
+    past where the file ended when the server started. Fails with what the server
+    printed if it exits or never says.
+    """
+    deadline = time.monotonic() + timeout
+    seen: list[str] = []
+    start = log.tell() if log is not None else 0
+    while time.monotonic() < deadline:
+        if log is not None:
+            with open(log.name) as text:
+                text.seek(start)
+                lines = text.read().splitlines()
+        else:
+            ready, _, _ = select.select([process.stdout], [], [], 0.1)
+            lines = [process.stdout.readline()] if ready and process.stdout else []
+        for line in lines:
+            seen.append(line)
+            # JSON lines, or the console's coloured ones with --debug.
+            plain = re.sub(r"\x1b\[[0-9;]*m", "", line)
+            if "Serving" in plain and (found := _SERVING_ADDRESS.search(plain)):
+                return int(found.group(1))
+        if process.poll() is not None:
+            _, err = process.communicate()
+            raise AssertionError(f"server exited with {process.returncode}: {seen} {err}")
+        time.sleep(0.02)
+    raise AssertionError(f"server did not say where it listens in time: {seen}")
+
+
 def wait_until_listening(port: int, process: subprocess.Popen[str], timeout: float = 30) -> None:
     """Wait until something accepts TCP connections on the port, or the process dies."""
     deadline = time.monotonic() + timeout
@@ -144,22 +191,29 @@ def serving(
 ) -> Iterator[Served]:
     """Run `function-asya serve` on a loopback port for the duration of a block.
 
-    The port is a free one unless given; logs are captured unless `output` (a
-    file) is given, which long runs need so that a full pipe never blocks the server.
-    `prefix` runs the server under another command (which must exec it).
+    The server binds a port of its own choosing (port 0) and says which in its log,
+    unless a port is given; logs are captured unless `output` (a file) is given,
+    which long runs need so that a full pipe never blocks the server. `prefix` runs
+    the server under another command (which must exec it).
     """
-    port = port or free_port()
-    address = f"127.0.0.1:{port}"
+    if output is not None:
+        output.flush()
     process = subprocess.Popen(
-        [*prefix, FUNCTION_ASYA, "serve", "--address", address, *args],
+        [*prefix, FUNCTION_ASYA, "serve", "--address", f"127.0.0.1:{port or 0}", *args],
         stdout=output or subprocess.PIPE,
         stderr=output or subprocess.PIPE,
         text=True,
         env={**os.environ, **(env or {})},
     )
-    served = Served(process, address)
     try:
-        wait_until_listening(port, process)
+        bound = port or bound_port(process, output)
+        served = Served(process, f"127.0.0.1:{bound}")
+        wait_until_listening(bound, process)
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    try:
         yield served
     finally:
         served.stop()

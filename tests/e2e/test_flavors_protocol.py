@@ -155,20 +155,12 @@ def test_nothing_is_sticky_between_calls(stub: grpcv1.FunctionRunnerServiceStub)
 
 
 def render(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            support.FUNCTION_ASYA,
-            "render",
-            *args,
-            str(support.ROOT / "compositions" / "asyncactor-sqs.yaml"),
-            str(EXAMPLES / "functions.yaml"),
-            "--required-resources",
-            str(EXAMPLES / "flavors"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    return support.render_cli(
+        *args,
+        str(support.ROOT / "compositions" / "asyncactor-sqs.yaml"),
+        str(EXAMPLES / "functions.yaml"),
+        "--required-resources",
+        str(EXAMPLES / "flavors"),
     )
 
 

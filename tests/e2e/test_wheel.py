@@ -62,16 +62,16 @@ def test_the_wheel_installs_in_a_fresh_venv_and_answers_a_call(tmp_path: Path) -
     assert "--tls-certs-dir" in shown.stdout
     assert "--insecure" in shown.stdout
 
-    port = support.free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
     process = subprocess.Popen(
-        [str(installed), "serve", "--insecure", "--address", f"127.0.0.1:{port}"],
+        [str(installed), "serve", "--insecure", "--address", "127.0.0.1:0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
         env=env,
     )
+    port = support.bound_port(process)
     served = support.Served(process, f"127.0.0.1:{port}")
     try:
         support.wait_until_listening(port, process)

@@ -38,7 +38,7 @@ def test_the_readmes_crossplane_render_command_renders() -> None:
     # The real CLI dials the Development function `make serve` starts; so does this.
     [command] = commands("crossplane render")
     with support.serving("--insecure") as served:
-        result = support.render_cli(
+        result = support.render_process(
             *command[2:],
             "-a",
             f"render.crossplane.io/runtime-development-target={served.address}",
@@ -51,7 +51,7 @@ def test_the_readmes_crossplane_render_command_renders() -> None:
 def test_every_render_flag_the_readme_lists_is_a_flag() -> None:
     [synopsis] = commands(".venv/bin/function-asya render")
     flags = {f for word in synopsis for f in re.findall(r"--[a-z-]+|-[a-z]\b", word)}
-    help_run = support.render_cli("--help")
+    help_run = support.render_process("--help")
     assert help_run.returncode == 0, help_run.stderr
     help_text = help_run.stdout
     assert len(flags) > 15

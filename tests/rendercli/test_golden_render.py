@@ -51,7 +51,7 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_render_prints_the_golden_bytes(case: GoldenRender, request: pytest.FixtureRequest) -> None:
-    result = support.render_cli(*case.args, cwd=support.ROOT)
+    result = support.render_process(*case.args, cwd=support.ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     path = WANT / f"{case.name}.yaml"
