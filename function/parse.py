@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,28 +79,31 @@ class Shared:
         return {key: self.fetched[key] for key in keys}
 
 
-def shared(req: fnv1.RunFunctionRequest) -> Shared:
-    """Read the Input and everything fetched.
+def shared(req: fnv1.RunFunctionRequest, keys: Collection[str]) -> Shared:
+    """Read the Input and what was fetched under these requirement keys.
 
     Crossplane 2.x answers in `required_resources`, 1.18-1.20 in `extra_resources`.
+    Only the keys that can name an actor's flavors are read: whatever else a step
+    asked for is not the resolve memo's.
 
     Raises:
         InputError: naming every unknown or invalid key of the Input.
     """
     fetched = {
-        key: [plain(item.resource) for item in resources.items]
+        key: [plain(item.resource) for item in answers[key].items]
         for answers in (req.extra_resources, req.required_resources)
-        for key, resources in answers.items()
+        for key in keys
+        if key in answers
     }
     return Shared(settings(req), fetched)
 
 
-def shared_key(req: fnv1.RunFunctionRequest) -> bytes:
+def shared_key(req: fnv1.RunFunctionRequest, keys: Collection[str]) -> bytes:
     """A digest of what `shared` reads: never the XR or its observed state."""
     parts = [req.input.SerializeToString(deterministic=True)]
     for answers in (req.extra_resources, req.required_resources):
         parts.append(b"answers")
-        for key in sorted(answers):
+        for key in sorted(k for k in keys if k in answers):
             parts += [key.encode(), answers[key].SerializeToString(deterministic=True)]
     return digest_of(parts)
 

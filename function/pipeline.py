@@ -106,10 +106,11 @@ class FunctionRunner:
         try:
             xr = parse.composite(req)
             wanted = requirements.for_flavors(xr.flavors)
-            key = parse.shared_key(req) if self.memo.enabled else b""
+            keys = requirements.possible_keys(xr.flavors)
+            key = parse.shared_key(req, keys) if self.memo.enabled else b""
             read = self.memo.get(key)
             if read is None:
-                read = parse.shared(req)
+                read = parse.shared(req, keys)
                 self.memo.put(key, read)
             settings = read.settings
             found = actor.lookup(

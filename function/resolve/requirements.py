@@ -40,6 +40,11 @@ def config_map_key_for(flavor: str) -> str:
     return f"namespace-flavor-{flavor}"
 
 
+def possible_keys(flavors: Sequence[str]) -> set[str]:
+    """Every requirement key the flavors may be asked for under, in any namespace mode."""
+    return {key for name in flavors for key in (key_for(name), config_map_key_for(name))}
+
+
 def for_flavors(flavors: Sequence[str], namespace: str | None = None) -> list[Requirement]:
     """Return the requirements for the flavors, in the actor's order (identical every call).
 

@@ -22,8 +22,12 @@ def flavored(
     return req
 
 
+# The keys an actor's flavors may be fetched under (requirements.possible_keys).
+KEYS = {"flavor-shape", "flavor-old", "flavor-x", "flavor-other", "namespace-flavor-shape"}
+
+
 def test_fetched_flavors_are_read_as_plain_data() -> None:
-    read = parse.shared(flavored({"replicas": 2}))
+    read = parse.shared(flavored({"replicas": 2}), KEYS)
     fetched = read.answered(["flavor-shape"])
     assert fetched is not None
     assert fetched["flavor-shape"][0]["data"] == {"replicas": 2}
@@ -34,16 +38,17 @@ def test_crossplane_1_answers_are_read_and_crossplane_2_answers_win() -> None:
     req = flavored({"replicas": 2})
     req.extra_resources["flavor-old"].items.add().resource.update({"data": {"replicas": 1}})
     req.extra_resources["flavor-shape"].items.add().resource.update({"data": {"replicas": 9}})
-    read = parse.shared(req)
+    read = parse.shared(req, KEYS)
     assert read.fetched["flavor-old"][0]["data"] == {"replicas": 1}
     assert read.fetched["flavor-shape"][0]["data"] == {"replicas": 2}
+    assert set(read.fetched) == {"flavor-old", "flavor-shape"}
 
 
 def test_an_edited_flavor_that_keeps_its_uid_and_version_is_read_anew() -> None:
     # `kubectl get -o yaml` keeps uid and resourceVersion; an edit of that export
     # rendered against a running server must still be read anew.
-    one = parse.shared_key(flavored({"replicas": 2}, version="7"))
-    other = parse.shared_key(flavored({"replicas": 5}, version="7"))
+    one = parse.shared_key(flavored({"replicas": 2}, version="7"), KEYS)
+    other = parse.shared_key(flavored({"replicas": 5}, version="7"), KEYS)
     assert one != other
 
 
@@ -51,7 +56,7 @@ def test_map_order_does_not_change_the_memo_key() -> None:
     one, other = flavored({"a": 1, "b": 2}), flavored({"b": 2, "a": 1})
     one.input.update({"x": 1, "y": 2})
     other.input.update({"y": 2, "x": 1})
-    assert parse.shared_key(one) == parse.shared_key(other)
+    assert parse.shared_key(one, KEYS) == parse.shared_key(other, KEYS)
 
 
 def _xr(req: fnv1.RunFunctionRequest) -> Any:
@@ -74,7 +79,7 @@ def _xr(req: fnv1.RunFunctionRequest) -> Any:
 def test_everything_the_memo_reads_is_in_its_key(change: Any) -> None:
     one, other = flavored({"replicas": 2}), flavored({"replicas": 2})
     change(other)
-    assert parse.shared_key(one) != parse.shared_key(other)
+    assert parse.shared_key(one, KEYS) != parse.shared_key(other, KEYS)
 
 
 @pytest.mark.parametrize(
@@ -89,6 +94,10 @@ def test_everything_the_memo_reads_is_in_its_key(change: Any) -> None:
             lambda r: r.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES),
             id="capabilities",
         ),
+        pytest.param(
+            lambda r: r.required_resources["pods"].items.add().resource.update({"kind": "Pod"}),
+            id="what no flavor is fetched under",
+        ),
         pytest.param(lambda _r: None, id="only the tag"),
     ],
 )
@@ -96,7 +105,7 @@ def test_what_the_memo_never_reads_leaves_its_key_as_it_was(change: Any) -> None
     one, other = flavored({"replicas": 2}), flavored({"replicas": 2})
     change(other)
     other.meta.tag = "another tag"
-    assert parse.shared_key(one) == parse.shared_key(other)
+    assert parse.shared_key(one, KEYS) == parse.shared_key(other, KEYS)
 
 
 def test_only_the_xr_fields_the_function_reads_are_converted() -> None:
