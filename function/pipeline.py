@@ -34,15 +34,6 @@ RESOLVE_MEMO_SIZE = 1024
 
 
 @dataclass(frozen=True)
-class Resolved:
-    """An actor's spec resolved, and what resolving it took."""
-
-    settings: Input
-    wanted: list[requirements.Requirement]
-    resolution: Resolution
-
-
-@dataclass(frozen=True)
 class Pending:
     """Crossplane has not fetched the flavors yet: ask for them and compose nothing."""
 
@@ -121,7 +112,7 @@ class FunctionRunner:
             if fetched is None:
                 return write(req, Pending(settings, wanted))
             resolution = actor.resolve_actor(xr, settings, found, fetched)
-            outcome = compose(req, xr, Resolved(settings, wanted, resolution))
+            outcome = compose(req, xr, settings, wanted, resolution)
             answer = write(req, outcome)
         except errors.FunctionError as exc:
             return Answer(fatal(req, exc, wanted))
@@ -149,14 +140,19 @@ def where(exc: BaseException) -> list[str]:
     ]
 
 
-def compose(req: fnv1.RunFunctionRequest, xr: Composite, resolved: Resolved) -> Composed:
+def compose(
+    req: fnv1.RunFunctionRequest,
+    xr: Composite,
+    settings: Input,
+    wanted: list[requirements.Requirement],
+    resolution: Resolution,
+) -> Composed:
     """Render the resolved actor against what is observed, and derive its status."""
-    settings, resolution = resolved.settings, resolved.resolution
     plan = Plan(
         xr=xr, spec=resolution.spec, settings=settings, observed=parse.observed_resources(req)
     )
     rendered = render.render_all(plan)
-    return Composed(settings, resolved.wanted, resolution, rendered, status.derive(plan, rendered))
+    return Composed(settings, wanted, resolution, rendered, status.derive(plan, rendered))
 
 
 def write(

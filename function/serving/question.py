@@ -4,8 +4,9 @@ Crossplane tags each request with a SHA-256 of its content, serialised
 deterministically before the tag is set (observed and desired state, Input,
 context, credentials and any requirements declared up front). It computes the tag
 once per step, before the requirements loop: every call of the loop carries the
-first call's tag while what the loop fetched changes, and the capabilities sit in
-the meta beside the tag. So a tagged request's key is its tag plus a digest of
+first call's tag while what the loop fetched changes, and so does the context
+(each call gets the context the previous one answered with); the capabilities sit
+in the meta beside the tag. So a tagged request's key is its tag plus a digest of
 those, read without decoding the rest: an answer kept for an actor costs the same
 to find whatever the size of its observed state. A request without a tag (older
 Crossplane, `crossplane render` before v2.3, other clients) is keyed on its whole
@@ -27,7 +28,10 @@ KEY_BYTES = 32  # a SHA-256 digest
 
 
 def of_tag(received: Received) -> bytes | None:
-    """The key of a tagged request: its tag, capabilities and what was fetched; None untagged."""
+    """The key of a tagged request: its tag, capabilities, context and what was fetched.
+
+    None for an untagged request.
+    """
     untagged = received.untagged
     if untagged is None or not untagged.meta.tag:
         return None
@@ -36,6 +40,7 @@ def of_tag(received: Received) -> bytes | None:
             b"tag",
             untagged.meta.tag.encode(),
             ",".join(str(c) for c in untagged.meta.capabilities).encode(),
+            untagged.context.SerializeToString(deterministic=True),
             *_entries(untagged.extra_resources),
             b"required",
             *_entries(untagged.required_resources),

@@ -39,6 +39,10 @@ def _part_of_request(name: str, fields: tuple[str, ...]) -> Any:
                 continue
             copied = part.field.add()
             copied.CopyFrom(field)
+            # A proto3 `optional` field's synthetic oneof stays behind: a message
+            # field has presence without it.
+            copied.ClearField("oneof_index")
+            copied.ClearField("proto3_optional")
             # A map field's entry type is nested in the message: it moves along.
             if field.type_name.startswith(nested):
                 entry = field.type_name.removeprefix(nested)
@@ -58,10 +62,10 @@ def _part_of_request(name: str, fields: tuple[str, ...]) -> Any:
 
 
 MetaOnly = _part_of_request("MetaOnly", ("meta",))
-# What Crossplane's tag does not cover: the meta (which holds it) and what the
-# requirements loop fetched after the tag was computed (question.py says why).
+# What Crossplane's tag does not cover: the meta (which holds it), and what the
+# requirements loop changes after the tag was computed (question.py says why).
 Untagged = _part_of_request(
-    "Untagged", ("meta", "extra_resources", "required_resources", "required_schemas")
+    "Untagged", ("meta", "context", "extra_resources", "required_resources", "required_schemas")
 )
 
 

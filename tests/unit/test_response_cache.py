@@ -127,6 +127,19 @@ def test_one_tag_with_other_required_resources_is_another_question() -> None:
     assert "deployment" in composed.desired.resources
 
 
+def test_one_tag_with_another_context_is_another_question() -> None:
+    # Each call of the loop gets the context the previous call answered with.
+    served = answers()
+    first = tagged(flavored())
+    second = fnv1.RunFunctionRequest()
+    second.CopyFrom(first)
+    second.context.update({"apiextensions.crossplane.io/environment": {"zone": "b"}})
+    assert first.meta.tag == second.meta.tag
+    ask(served, first)
+    assert ask(served, second).context == ask(answers(0), second).context
+    assert served.kept.misses == 2
+
+
 def _with_changed_flavor(r: fnv1.RunFunctionRequest) -> None:
     r.required_resources["flavor-shape"].items[0].resource["data"].update({"replicas": 7})
 
