@@ -16,10 +16,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# The install builds the C codec in place: editing it (or the build) installs again.
+# The install builds the C encoder in place: editing it (or the build) installs again.
 BUILD_INPUTS := pyproject.toml setup.py function/codec/_structwire.c
 
-# pip --quiet hides setuptools' warning when the optional C codec cannot be built.
+# pip --quiet hides setuptools' warning when the optional C encoder cannot be built.
 CODEC_CHECK := $(BIN)/python -c "from function.codec import structs; structs.accelerated() or print('note: the C Struct encoder was not built (no C compiler or Python headers: gcc, python3-dev); function-asya uses protobuf\'s API instead, with the same answers, more slowly')"
 
 $(STAMP): $(BUILD_INPUTS) | $(BIN)/python
@@ -65,6 +65,6 @@ clean:
 soak: $(DEV_STAMP)
 	$(BIN)/pytest soak -p no:cacheprovider -s $(PYTEST_ARGS)
 
-## Benchmark function-asya against a no-op function (about 7 minutes; BENCH_ARGS="--phases cold" runs one part; see BENCHMARKS.md).
+## Benchmark function-asya against a no-op function (about 6 minutes; BENCH_ARGS="--phases sizes" runs one part; see BENCHMARKS.md).
 bench: $(STAMP)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
