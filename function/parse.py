@@ -66,7 +66,7 @@ class Shared:
     """
 
     settings: fn_input.Input
-    # Every requirement key Crossplane answered → the objects fetched for it.
+    # Each flavor requirement key Crossplane answered → the objects fetched for it.
     fetched: dict[str, list[dict[str, Any]]]
 
     def answered(self, keys: list[str]) -> dict[str, list[dict[str, Any]]] | None:

@@ -40,6 +40,8 @@ def of_tag(received: Received) -> bytes | None:
             b"tag",
             untagged.meta.tag.encode(),
             ",".join(str(c) for c in untagged.meta.capabilities).encode(),
+            # Whether the context is there at all, and what it holds.
+            b"context" if untagged.HasField("context") else b"",
             untagged.context.SerializeToString(deterministic=True),
             *_entries(untagged.extra_resources),
             b"required",
