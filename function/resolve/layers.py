@@ -73,8 +73,7 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     layers = tuple((f.name, _without_ignored(f, ignored)) for f in fetched)
     warnings.extend(ignored)
     _check_layer_nesting(layers, labels)
-    merged = merge.merge_flavors(layers, settled=actor, labels=labels)
-    data = merge.layered(spec_model.DEFAULTS, merged, actor)
+    data = merge.layered(spec_model.DEFAULTS, layers, actor, labels)
     _with_state_proxy_defaults(data)
     identity: dict[str, Any] = {k: xr.spec[k] for k in ("actor", "flavors") if k in xr.spec}
     data |= identity

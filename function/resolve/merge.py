@@ -2,9 +2,10 @@
 
 Between flavors (`merge_flavors`) maps merge key by key, lists merge by their rule
 in rules.py, and the same leaf set by two flavors is a conflict. Over flavors
-(`layered`, `overlay`) the higher layer wins leaf by leaf and never conflicts;
-lists follow the same rules. deepmerge writes into the map it merges into, so
-both merge into copies: no input is ever changed.
+(`overlay`) the higher layer wins leaf by leaf and never conflicts; lists follow
+the same rules. `layered` stacks an actor's three layers with both. deepmerge
+writes into the map it merges into, so both merge into copies: no input is ever
+changed.
 """
 
 from __future__ import annotations
@@ -77,8 +78,8 @@ LAYERS = Merger(
 )
 
 
-def layered(base: Mapping[str, Any], *tops: dict[str, Any]) -> dict[str, Any]:
-    """Lay each of `tops` over `base`, in order: the higher layer wins leaf by leaf.
+def overlay(base: Mapping[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    """Lay `top` over `base`: the higher layer wins leaf by leaf.
 
     Maps merge recursively; a list with identities keeps the lower layer's items, with
     the higher one's item replacing the one of the same identity and its others
@@ -86,20 +87,11 @@ def layered(base: Mapping[str, Any], *tops: dict[str, Any]) -> dict[str, Any]:
     where the rule says so).
 
     Returns:
-        A new dict. deepmerge writes into the map it merges into, and puts a higher
-        layer's maps into it as they are: so `base` and every layer but the last are
-        copied first (later layers write into them), and the result may share with
-        the last layer the maps nothing wrote into. No layer is ever changed.
+        A new dict. deepmerge writes into the map it merges into and puts the higher
+        layer's maps into it as they are: `base` is copied first, and the result
+        may share with `top` the maps nothing wrote into. Neither is ever changed.
     """
-    result: dict[str, Any] = clone(base)
-    for index, top in enumerate(tops, 1):
-        result = LAYERS.merge(result, top if index == len(tops) else clone(top))
-    return result
-
-
-def overlay(base: Mapping[str, Any], top: dict[str, Any]) -> dict[str, Any]:
-    """Lay `top` over `base` (see `layered`)."""
-    return layered(base, top)
+    return LAYERS.merge(clone(base), top)
 
 
 # ---------------------------------------------------------------- flavors
@@ -216,3 +208,26 @@ def merge_flavors(
         MergeConflictError: naming both flavors and the dotted path of the clash.
     """
     return _FlavorMerge(settled or {}, labels or {}).fold(flavors)
+
+
+def layered(
+    defaults: Mapping[str, Any],
+    flavors: Sequence[tuple[str, dict[str, Any]]],
+    actor: dict[str, Any],
+    labels: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """An actor's three layers: defaults < the flavors merged in order < the actor's spec.
+
+    The flavors merge with each other as `merge_flavors` does, the actor settling
+    their clashes; the actor's spec then wins leaf by leaf, as in `overlay`.
+
+    Returns:
+        A new dict that may share with `actor` the maps nothing wrote into; no input
+        is ever changed. The flavors' merge is a map of this call's own (every flavor
+        is copied into it), so the actor's layer goes into it without another copy.
+
+    Raises:
+        MergeConflictError: naming both flavors and the dotted path of the clash.
+    """
+    merged = _FlavorMerge(actor, labels or {}).fold(flavors)
+    return LAYERS.merge(overlay(defaults, merged), actor)

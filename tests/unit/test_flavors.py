@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
 from function.errors import FlavorError, InputError, MergeConflictError, SpecError
 from function.models import input as fn_input
+from function.models import spec as spec_model
 from function.models import xr as xr_model
 from function.models.spec import as_data
 from function.resolve import layers, sources, validate
@@ -420,3 +422,47 @@ def test_warnings_come_in_a_stable_order() -> None:
 def test_flavor_metadata_of_the_wrong_shape_reads_as_empty() -> None:
     odd = sources.from_environment_config("odd", {"metadata": {"labels": ["x"]}, "data": {}})
     assert not odd.deprecated
+
+
+def _write_into_every_map_and_list(data: Any) -> None:
+    if isinstance(data, dict):
+        for value in list(data.values()):
+            _write_into_every_map_and_list(value)
+        data["written"] = True
+    elif isinstance(data, list):
+        for value in list(data):
+            _write_into_every_map_and_list(value)
+        data.append("written")
+
+
+def test_a_resolved_spec_shares_nothing_writable_with_the_defaults_or_the_flavors() -> None:
+    # The defaults are every actor's, and the flavors sit in the resolve memo for the
+    # next actor: nothing a later stage does with a resolved spec may reach them.
+    gpu = flavor(
+        "gpu",
+        {
+            "resources": {"limits": {"nvidia.com/gpu": "1"}},
+            "tolerations": [{"key": "gpu", "operator": "Exists"}],
+            "env": [{"name": "CUDA", "value": "1"}],
+            "scaling": {"maxReplicaCount": 4},
+        },
+    )
+    platform = flavor(
+        "platform",
+        {
+            "secretRefs": [{"secretName": "creds", "keys": [{"key": "t", "envVar": "TOKEN"}]}],
+            "stateProxy": [
+                {"name": "cache", "mount": {"path": "/c"}, "connector": {"image": "p:1"}}
+            ],
+            "resiliency": {
+                "policies": {"p": {"maxAttempts": 2}},
+                "rules": [{"errors": ["E"], "policy": "p"}],
+            },
+        },
+    )
+    shared = (spec_model.DEFAULTS, spec_model.STATE_PROXY_DEFAULTS, gpu.data, platform.data)
+    before = copy.deepcopy(shared)
+    resolution = resolve({"env": [{"name": "CUDA", "value": "0"}]}, gpu, platform)
+    assert shared == before
+    _write_into_every_map_and_list(resolution.data)
+    assert shared == before

@@ -370,12 +370,23 @@ def test_overlay_table(case: OverlayCase) -> None:
     assert merge.overlay(case.base, case.top) == case.want, case.reason
 
 
-def test_layered_is_overlay_applied_in_order() -> None:
+def test_layered_is_the_flavor_merge_overlaid_on_defaults_then_the_actor() -> None:
     defaults = {"scaling": {"queueLength": 5, "maxReplicaCount": 10}, "replicas": 1}
-    flavors = {"scaling": {"maxReplicaCount": 50}, "env": [{"name": "A", "value": "f"}]}
-    actor = {"scaling": {"queueLength": 1}, "env": [{"name": "A", "value": "a"}]}
+    flavors = [
+        ("big", {"scaling": {"maxReplicaCount": 50}, "env": [{"name": "A", "value": "f"}]}),
+        ("small", {"scaling": {"maxReplicaCount": 5}, "volumes": [{"name": "v"}]}),
+    ]
+    # The actor settles the clash on scaling.maxReplicaCount.
+    actor = {"scaling": {"queueLength": 1, "maxReplicaCount": 7}, "env": [{"name": "A"}]}
     before = copy.deepcopy((defaults, flavors, actor))
+    settled = merge.merge_flavors(flavors, settled=actor)
     assert merge.layered(defaults, flavors, actor) == merge.overlay(
-        merge.overlay(defaults, flavors), actor
+        merge.overlay(defaults, settled), actor
     )
     assert (defaults, flavors, actor) == before
+
+
+def test_layered_reports_a_clash_the_actor_does_not_settle() -> None:
+    flavors = [("big", {"replicas": 5}), ("small", {"replicas": 1})]
+    with pytest.raises(MergeConflictError, match='flavors "big" and "small" conflict on replicas'):
+        merge.layered({"replicas": 1}, flavors, {})

@@ -50,6 +50,8 @@ def test_merging_never_mutates_its_inputs(first: dict[str, Any], second: dict[st
     with contextlib.suppress(MergeConflictError):
         merge.merge_flavors([("one", first), ("two", second)])
     merge.overlay(first, second)
+    with contextlib.suppress(MergeConflictError):
+        merge.layered(first, [("one", first), ("two", second)], second)
     assert (first, second) == before
 
 
