@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -16,20 +16,18 @@ MAX_PROBLEMS = 5
 
 @dataclass(frozen=True)
 class Layer:
-    """Who set a value of a resolved spec: the actor, or a flavor (and where it lives).
+    """Who set a value of a resolved spec: a function default, the actor, or a flavor."""
 
-    A value no layer set is a function default (None where a layer is expected).
-    """
-
-    # The flavor's name; empty for the actor's own spec.
+    kind: Literal["default", "actor", "flavor"]
+    # The flavor's name (a flavor's layer only).
     flavor: str = ""
     # Where the flavor lives when it is not the EnvironmentConfig of its name.
     where: str = ""
 
-    @property
-    def is_actor(self) -> bool:
-        """Whether this is the actor's own spec."""
-        return not self.flavor
+    @classmethod
+    def of_flavor(cls, name: str, where: str = "") -> Layer:
+        """The layer of a flavor."""
+        return cls("flavor", name, where)
 
     @property
     def label(self) -> str:
@@ -37,11 +35,14 @@ class Layer:
         return f'"{self.flavor}"' + (f" in {self.where}" if self.where else "")
 
     def __str__(self) -> str:
-        """`the actor's spec`, or `flavor "gpu"` (`flavor "keys" in ConfigMap ml/keys`)."""
-        return "the actor's spec" if self.is_actor else f"flavor {self.label}"
+        """How messages name a layer: `defaults`, `the actor's spec`, or `flavor "gpu"`."""
+        if self.kind == "flavor":
+            return f"flavor {self.label}"
+        return "the actor's spec" if self.kind == "actor" else "defaults"
 
 
-ACTOR = Layer()
+DEFAULT = Layer("default")
+ACTOR = Layer("actor")
 
 
 @dataclass(frozen=True)
@@ -55,11 +56,11 @@ class Provenance:
     # (layer, data): the actor first, then the flavors in the actor's order.
     sources: tuple[tuple[Layer, dict[str, Any]], ...]
 
-    def source(self, path: paths.Path) -> Layer | None:
-        """The first layer that set the value at path (None: a function default)."""
-        return next((layer for layer, data in self.sources if paths.contains(data, path)), None)
+    def source(self, path: paths.Path) -> Layer:
+        """The first layer that set the value at path (DEFAULT when none did)."""
+        return next((layer for layer, data in self.sources if paths.contains(data, path)), DEFAULT)
 
-    def blame(self, loc: Sequence[str | int], *, missing: bool = False) -> tuple[str, Layer | None]:
+    def blame(self, loc: Sequence[str | int], *, missing: bool = False) -> tuple[str, Layer]:
         """The dotted path of a location in the data, and the layer that set it.
 
         A value that is missing is blamed on whoever supplied the object lacking it.
@@ -85,8 +86,8 @@ class Provenance:
         for loc, message, missing in problems[:MAX_PROBLEMS]:
             where, origin = self.blame(loc, missing=missing)
             wheres.append(where)
-            blamed_flavor = blamed_flavor or (origin is not None and not origin.is_actor)
-            texts.append(f"{where}: {message}" + (f" (from {origin})" if origin else ""))
+            blamed_flavor = blamed_flavor or origin.kind == "flavor"
+            texts.append(f"{where}: {message}" + (f" (from {origin})" if origin != DEFAULT else ""))
         text = "; ".join(texts)
         path = wheres[0] if wheres else ""
         if blamed_flavor:

@@ -38,7 +38,7 @@ class Flavor:
     @property
     def layer(self) -> Layer:
         """Its layer of a resolved spec: what provenance says set a value."""
-        return Layer(flavor=self.name, where=self.source)
+        return Layer.of_flavor(self.name, self.source)
 
     @property
     def label(self) -> str:

@@ -113,7 +113,7 @@ def _runtime_env(origin: Provenance) -> None:
         field = (
             "env" if loc[0] == "env" else f"secretRefs[{data['secretRefs'][loc[1]]['secretName']}]"
         )
-        return f"{field} (from {source or 'defaults'})"
+        return f"{field} (from {source})"
 
     seen: dict[str, Loc] = {}
     entries: list[tuple[Any, Loc]] = [

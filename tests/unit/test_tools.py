@@ -11,6 +11,8 @@ import yaml
 from click.testing import CliRunner
 
 from function.cli.main import cli
+from function.cli.tools import explain
+from function.resolve.provenance import ACTOR, DEFAULT, Layer
 from tests.support import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -232,3 +234,20 @@ def test_explain_prints_the_functions_error_for_a_failing_resolution() -> None:
         'function-asya: error: flavor merge conflict: flavors "flavor-a" and "flavor-b" '
         "conflict on scaling.minReplicaCount"
     )
+
+
+def test_explain_names_each_kind_of_layer_from_its_fields() -> None:
+    layers = [DEFAULT, ACTOR, Layer.of_flavor("gpu"), Layer.of_flavor("keys", "ConfigMap ml/keys")]
+    assert [explain.source_label(layer) for layer in layers] == [
+        "default",
+        "actor",
+        "flavor:gpu",
+        "flavor:keys",
+    ]
+    # The error messages' names for the same layers.
+    assert [str(layer) for layer in layers] == [
+        "defaults",
+        "the actor's spec",
+        'flavor "gpu"',
+        'flavor "keys" in ConfigMap ml/keys',
+    ]

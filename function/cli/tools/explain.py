@@ -17,8 +17,6 @@ from function.resolve import paths
 from function.resolve.layers import Resolution
 from function.resolve.provenance import Layer
 
-DEFAULT = "default"
-
 
 def leaves(data: Any, at: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
     """Every leaf of the data (a scalar, an empty map or an empty list), as keys and indexes."""
@@ -32,17 +30,13 @@ def leaves(data: Any, at: tuple[str | int, ...] = ()) -> Iterator[tuple[str | in
         yield at
 
 
-def source_label(origin: Layer | None) -> str:
+def source_label(origin: Layer) -> str:
     """The JSON form of a source: `default`, `actor` or `flavor:<name>`."""
-    if origin is None:
-        return DEFAULT
-    if origin.is_actor:
-        return "actor"
-    return f"flavor:{origin.flavor}"
+    return f"flavor:{origin.flavor}" if origin.kind == "flavor" else origin.kind
 
 
-def origins(resolution: Resolution) -> dict[str, Layer | None]:
-    """The layer that set every leaf of the resolved spec, by path (None: a default)."""
+def origins(resolution: Resolution) -> dict[str, Layer]:
+    """The layer that set every leaf of the resolved spec, by path."""
     data = as_data(resolution.spec)
     provenance = resolution.provenance
     found = {}
@@ -58,11 +52,10 @@ def as_json(resolution: Resolution) -> str:
     return json.dumps({"spec": as_data(resolution.spec), "sources": sources}, indent=2)
 
 
-def _comment(origin: Layer | None) -> str:
-    if origin is None:
-        return f"# {DEFAULT}"
-    if origin.is_actor:
-        return "# actor"
+def _comment(origin: Layer) -> str:
+    """`# default`, `# actor`, or `# flavor <name>` (and where it lives)."""
+    if origin.kind != "flavor":
+        return f"# {origin.kind}"
     return f"# flavor {origin.flavor}" + (f" in {origin.where}" if origin.where else "")
 
 
@@ -85,7 +78,7 @@ def _emit(
     depth: int,
     lines: list[str],
     data: Any,
-    by_path: dict[str, Layer | None],
+    by_path: dict[str, Layer],
 ) -> None:
     indent = "  " * (depth + 1)
     items: Sequence[tuple[str | int, Any]] = (
