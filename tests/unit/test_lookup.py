@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from google.protobuf import json_format
 
 from function import pipeline
 from function.cli.tools import library, lint
+from function.errors import FunctionError
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.resolve import actor
@@ -56,9 +58,22 @@ def test_the_function_asks_for_what_the_boundary_looks_up(
     assert asked_by_the_function(xr, mode, capable=capable) == looked_up(xr, mode, capable=capable)
 
 
+def answered_by_the_function(xr: dict[str, Any], mode: str) -> tuple[list[str], Any]:
+    """The function's Fatal messages and resolved spec, called by Crossplane 2 with the team flavor."""
+    req = support.request(xr, input=support.struct({"namespacedFlavors": mode}))
+    req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
+    for key, _namespace in looked_up(xr, mode, capable=True):
+        items = req.required_resources[key].items
+        if key.startswith("namespace-"):
+            items.add().resource.update(TEAM_FLAVOR)
+    rsp = pipeline.FunctionRunner().answer(req).message()
+    resolved = rsp.context.fields.get(pipeline.RESOLVED_SPEC_CONTEXT_KEY)
+    return support.fatal_messages(rsp), resolved and json_format.MessageToDict(resolved)
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("xr", [NAMESPACED, CLUSTER_SCOPED], ids=["namespaced", "cluster-scoped"])
-def test_lint_finds_a_namespace_flavor_exactly_where_the_function_does(
+def test_the_tools_find_a_namespace_flavor_exactly_where_the_function_does(
     xr: dict[str, Any], mode: str
 ) -> None:
     settings = fn_input.parse({"namespacedFlavors": mode})
@@ -69,15 +84,16 @@ def test_lint_finds_a_namespace_flavor_exactly_where_the_function_does(
         "ml",
         flavor=library.from_config_map("team", "ml", TEAM_FLAVOR),
     )
-    findings = lint.check_actor(xr, [entry], settings)
-    # The function, as Crossplane 2 calls it, with what Crossplane 2 would fetch.
-    req = support.request(xr, input=support.struct({"namespacedFlavors": mode}))
-    req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
-    for key, _namespace in looked_up(xr, mode, capable=True):
-        items = req.required_resources[key].items
-        if key.startswith("namespace-"):
-            items.add().resource.update(TEAM_FLAVOR)
-    fatal = support.fatal_messages(pipeline.FunctionRunner().answer(req).message())
-    assert [f.message for f in findings] == fatal
+    fatal, resolved = answered_by_the_function(xr, mode)
     # Disabled means disabled for the tools too (they used to look in the namespace anyway).
     assert bool(fatal) == (mode == "Disabled")
+    # flavors lint
+    assert [f.message for f in lint.check_actor(xr, [entry], settings)] == fatal
+    # explain
+    if fatal:
+        with pytest.raises(FunctionError) as raised:
+            library.resolve(xr, [entry], settings)
+        assert [str(raised.value)] == fatal
+    else:
+        assert resolved["replicas"] == 2  # the team flavor applied
+        assert library.resolve(xr, [entry], settings).data == resolved

@@ -14,9 +14,7 @@ from function.cli.tools import explain as explainer
 from function.cli.tools import library
 from function.cli.tools import lint as linter
 from function.errors import FunctionError
-from function.models import xr as xr_model
 from function.models.input import Input
-from function.resolve import actor
 
 OUTPUT = click.Choice(["text", "json"])
 
@@ -97,12 +95,8 @@ def explain(xr: str, required: tuple[str, ...], output: str) -> None:
         entries = library.load(required)
     except RenderError as exc:
         _fail(str(exc))
-    settings = Input()
     try:
-        composite = xr_model.parse(body)
-        found = actor.lookup(composite, settings, namespaced_selectors=True)
-        fetched = library.fetched_for(found, entries)
-        resolution = actor.resolve_actor(composite, settings, found, fetched)
+        resolution = library.resolve(body, entries, Input())
     except FunctionError as exc:
         _fail(str(exc))
     click.echo(

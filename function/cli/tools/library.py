@@ -9,7 +9,11 @@ from typing import Any
 from function.cli.render import files
 from function.cli.render.files import Document
 from function.errors import FlavorError
+from function.models import xr as xr_model
+from function.models.input import Input
+from function.resolve import actor
 from function.resolve.actor import Lookup
+from function.resolve.layers import Resolution
 from function.resolve.sources import FLAVOR_LABEL, Flavor, from_config_map, from_environment_config
 
 
@@ -55,7 +59,18 @@ def _entry(doc: Document) -> Entry | None:
     return None
 
 
-def fetched_for(lookup: Lookup, library: Sequence[Entry]) -> dict[str, list[dict[str, Any]]]:
+def resolve(body: dict[str, Any], library: Sequence[Entry], settings: Input) -> Resolution:
+    """Resolve an actor against the library as the function does when Crossplane 2 calls it.
+
+    Raises:
+        FunctionError: the function's error for the actor.
+    """
+    xr = xr_model.parse(body)
+    found = actor.lookup(xr, settings, namespaced_selectors=True)
+    return actor.resolve_actor(xr, settings, found, _fetched_for(found, library))
+
+
+def _fetched_for(lookup: Lookup, library: Sequence[Entry]) -> dict[str, list[dict[str, Any]]]:
     """Answer the function's requirements from the library, as Crossplane 2 would."""
     found: dict[str, list[dict[str, Any]]] = {}
     for requirement in lookup.wanted:

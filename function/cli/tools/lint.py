@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from function.cli.tools.library import Entry, fetched_for
+from function.cli.tools import library
+from function.cli.tools.library import Entry
 from function.errors import FunctionError, MergeConflictError
 from function.models import names
 from function.models import xr as xr_model
 from function.models.input import Input
-from function.resolve import actor, layers, merge, validate
+from function.resolve import layers, merge, validate
 from function.resolve.layers import IGNORED_IN_FLAVORS
 from function.resolve.sources import FLAVOR_LABEL
 
@@ -136,9 +137,7 @@ def check_actor(body: dict[str, Any], entries: Sequence[Entry], settings: Input)
     metadata = body.get("metadata") or {}
     name = str((body.get("spec") or {}).get("actor") or metadata.get("name") or "?")
     try:
-        xr = xr_model.parse(body)
-        found = actor.lookup(xr, settings, namespaced_selectors=True)
-        actor.resolve_actor(xr, settings, found, fetched_for(found, entries))
+        library.resolve(body, entries, settings)
     except FunctionError as exc:
         return [Finding(None, exc.path, ERROR, str(exc), actor=name)]
     return []
