@@ -135,37 +135,57 @@ class Served:
 
 
 _SERVING_ADDRESS = re.compile(r'address"?[=:] ?"?[0-9.]+:(\d+)')
+_CONSOLE_COLOURS = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _serving_port(lines: list[str]) -> int | None:
+    for line in lines:
+        # JSON lines, or the console's coloured ones with --debug.
+        plain = _CONSOLE_COLOURS.sub("", line)
+        if "Serving" in plain and (found := _SERVING_ADDRESS.search(plain)):
+            return int(found.group(1))
+    return None
 
 
 def bound_port(process: subprocess.Popen[str], log: Any = None, timeout: float = 30) -> int:
     """The port a server started on port 0 bound, read from its `Serving` log line.
 
     The line is read from the process's stdout, or from `log` (a file it writes to)
-    past where the file ended when the server started. Fails with what the server
-    printed if it exits or never says.
+    past where the file ended when the server started. Fails with everything the
+    server printed if it exits or never says.
     """
     deadline = time.monotonic() + timeout
-    seen: list[str] = []
     start = log.tell() if log is not None else 0
+    received = b""
     while time.monotonic() < deadline:
         if log is not None:
-            with open(log.name) as text:
-                text.seek(start)
-                lines = text.read().splitlines()
-        else:
-            ready, _, _ = select.select([process.stdout], [], [], 0.1)
-            lines = [process.stdout.readline()] if ready and process.stdout else []
-        for line in lines:
-            seen.append(line)
-            # JSON lines, or the console's coloured ones with --debug.
-            plain = re.sub(r"\x1b\[[0-9;]*m", "", line)
-            if "Serving" in plain and (found := _SERVING_ADDRESS.search(plain)):
-                return int(found.group(1))
+            with open(log.name, "rb") as written:
+                written.seek(start)
+                received = written.read()
+            time.sleep(0.02)
+        elif process.stdout is not None:
+            # Raw reads from the pipe: a buffered readline could keep the line
+            # where select never sees it.
+            pipe = process.stdout.fileno()
+            if select.select([pipe], [], [], 0.05)[0]:
+                received += os.read(pipe, 65536)
+        # Complete lines only: a line cut short could hold part of the port.
+        port = _serving_port(received.decode(errors="replace").split("\n")[:-1])
+        if port is not None:
+            return port
         if process.poll() is not None:
-            _, err = process.communicate()
-            raise AssertionError(f"server exited with {process.returncode}: {seen} {err}")
-        time.sleep(0.02)
-    raise AssertionError(f"server did not say where it listens in time: {seen}")
+            break
+    if log is not None:
+        with open(log.name, "rb") as written:
+            written.seek(start)
+            received = written.read()
+    how = "did not say where it listens in time"
+    if process.poll() is not None:
+        how = f"exited with {process.returncode}"
+    process.kill()
+    out, err = process.communicate(timeout=10)
+    printed = received.decode(errors="replace") + (out or "")
+    raise AssertionError(f"server {how}; stdout: {printed!r}; stderr: {err!r}")
 
 
 def wait_until_listening(port: int, process: subprocess.Popen[str], timeout: float = 30) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import grpc
@@ -165,3 +166,52 @@ def test_address_already_in_use_is_a_startup_failure() -> None:
         )
     assert result.returncode != 0
     assert "cannot listen on" in result.stderr
+
+
+def _printing(script: str) -> subprocess.Popen[str]:
+    """A stand-in server: a Python process that runs `script`, its output piped."""
+    return subprocess.Popen(
+        [sys.executable, "-c", f"import sys, time\n{script}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # Nothing follows the line that says where: it must not wait in a buffer.
+        'sys.stdout.write(\'starting\\n{"address": "127.0.0.1:44159", "msg": "Serving"}\\n\')',
+        # A line cut inside the port number is read once it is whole.
+        'sys.stdout.write(\'{"address": "127.0.0.1:4\'); sys.stdout.flush(); time.sleep(0.3)\n'
+        'sys.stdout.write(\'4159", "msg": "Serving"}\\n\')',
+    ],
+    ids=["after another line", "in two parts"],
+)
+def test_the_port_is_read_from_the_serving_line(script: str) -> None:
+    process = _printing(f"{script}\nsys.stdout.flush(); time.sleep(30)")
+    try:
+        assert support.bound_port(process, timeout=5) == 44159
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.mark.parametrize(
+    ("script", "how"),
+    [
+        ("sys.exit(3)", "exited with 3"),
+        ("sys.stdout.flush(); sys.stderr.flush(); time.sleep(30)", "did not say where it listens"),
+    ],
+    ids=["exits", "never says"],
+)
+def test_a_server_that_never_says_its_port_fails_with_what_it_printed(
+    script: str, how: str
+) -> None:
+    process = _printing(f"print('warming up'); print('a warning', file=sys.stderr)\n{script}")
+    with pytest.raises(AssertionError, match=how) as failure:
+        support.bound_port(process, timeout=1)
+    assert "stdout: 'warming up\\n'" in str(failure.value)
+    assert "stderr: 'a warning\\n'" in str(failure.value)
+    assert process.poll() is not None  # never left running
