@@ -132,6 +132,7 @@ def _by_kind(docs: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+@pytest.mark.slow
 def test_the_xr_is_the_reconcilers_last_status_write(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
@@ -200,6 +201,7 @@ def test_the_xr_is_the_reconcilers_last_status_write(
     assert kinds["Context"][0]["fields"]["example.org/key"] == {"n": 1}
 
 
+@pytest.mark.slow
 def test_composed_resources_are_named_from_the_owner_uid(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
@@ -211,6 +213,7 @@ def test_composed_resources_are_named_from_the_owner_uid(
     assert waiting["metadata"]["ownerReferences"][0]["uid"] == UID
 
 
+@pytest.mark.slow
 def test_without_a_uid_the_owner_carries_the_deterministic_one(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
@@ -228,6 +231,7 @@ def test_without_a_uid_the_owner_carries_the_deterministic_one(
     assert function.calls[0].observed.composite.resource["metadata"]["uid"] == uid
 
 
+@pytest.mark.slow
 def test_the_functions_observe_the_xr_as_the_reconciler_holds_it(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
@@ -241,6 +245,7 @@ def test_the_functions_observe_the_xr_as_the_reconciler_holds_it(
     assert [c["type"] for c in observed["status"]["conditions"]] == ["Responsive"]
 
 
+@pytest.mark.slow
 def test_each_release_sends_its_own_request_meta(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
@@ -272,6 +277,7 @@ def test_each_release_sends_its_own_request_meta(
     assert not function.calls[0].HasField("meta")
 
 
+@pytest.mark.slow
 def test_include_full_xr_merges_the_result_into_the_input(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
@@ -283,6 +289,7 @@ def test_include_full_xr_merges_the_result_into_the_input(
     assert xr["metadata"]["labels"]["crossplane.io/claim-name"] == "thing"
 
 
+@pytest.mark.slow
 def test_a_legacy_xrd_keeps_the_references_in_spec(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
@@ -296,6 +303,7 @@ def test_a_legacy_xrd_keeps_the_references_in_spec(
     }
 
 
+@pytest.mark.slow
 def test_a_namespaced_xr_overrides_a_composed_namespace_with_a_warning(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:
@@ -354,6 +362,7 @@ REFUSED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", REFUSED, ids=[c.reason for c in REFUSED])
 def test_the_engine_refuses_observed_resources_it_cannot_read(
     tmp_path: Path, scripted: tuple[Scripted, str], case: RefusedCase
@@ -368,6 +377,7 @@ def test_the_engine_refuses_observed_resources_it_cannot_read(
     assert function.calls == []
 
 
+@pytest.mark.slow
 def test_a_fatal_result_is_reported_as_the_engine_reports_it(
     tmp_path: Path, scripted: tuple[Scripted, str]
 ) -> None:

@@ -396,6 +396,31 @@ def test_a_usage_error_prints_help_on_stdout_and_exits_80(
     assert result.stderr.count("\n") == 1
 
 
+def test_the_installed_binary_renders_the_example() -> None:
+    # `make render` end to end: the entry point, the in-process server, stdout, status.
+    result = support.render_process(
+        "examples/image-enhancer/xr.yaml",
+        "examples/composition.yaml",
+        "examples/functions.yaml",
+        "--required-resources",
+        "examples/flavors",
+        "--observed-resources",
+        "examples/image-enhancer/observed/ready.yaml",
+        cwd=support.ROOT,
+    )
+    assert result.stderr == ""
+    kinds = [d["kind"] for d in documents(result)]
+    assert kinds[0] == "XAsyncActor"
+    assert "Queue" in kinds
+
+
+def test_the_installed_binary_exits_80_on_a_usage_error(tmp_path: Path) -> None:
+    result = support.render_process("--bogus", cwd=tmp_path)
+    assert result.returncode == 80
+    assert result.stdout.startswith("Usage: function-asya render [OPTIONS] XR COMPOSITION")
+    assert result.stderr == "function-asya: error: unknown flag --bogus\n"
+
+
 def test_help_is_printed_on_stdout() -> None:
     result = support.render_cli("--help")
     assert result.returncode == 0

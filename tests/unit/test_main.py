@@ -5,11 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from function.cli.main import SUBCOMMANDS, cli
 
 
+@pytest.mark.slow
 def test_serve_imports_neither_the_render_cli_nor_the_tools() -> None:
     # A fresh interpreter: this one has imported everything by now.
     loaded = subprocess.run(

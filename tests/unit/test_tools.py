@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from click.testing import CliRunner
 from function.cli.main import cli
 from function.cli.tools import explain
 from function.resolve.provenance import ACTOR, DEFAULT, Layer
-from tests.support import ROOT
+from tests.support import FUNCTION_ASYA, ROOT
 
 EXAMPLES = ROOT / "examples"
 
@@ -46,6 +47,19 @@ def test_the_example_library_lints_clean() -> None:
     result = run("flavors", "lint", str(EXAMPLES / "flavors"))
     assert result.exit_code == 0, result.output
     # Alternatives (cpu-small and cpu-large) are reported, never failed on.
+    assert "cpu-large, cpu-small: resources.requests.cpu: conflict: " in result.stdout
+
+
+@pytest.mark.slow
+def test_the_installed_binary_lints_the_example_library() -> None:
+    result = subprocess.run(
+        [FUNCTION_ASYA, "flavors", "lint", str(EXAMPLES / "flavors")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
     assert "cpu-large, cpu-small: resources.requests.cpu: conflict: " in result.stdout
 
 
