@@ -584,10 +584,13 @@ def test_function_asya_with_the_development_runtime_is_dialled_not_served(
         str(support.ROOT / "examples" / "composition.yaml"),
         path,
         "--timeout",
-        "2s",
+        "0.3s",
     )
     assert result.returncode == 1
     assert result.stdout == ""
+    assert result.stderr == (
+        "function-asya: error: cannot render composite resource: timed out after 0.3s\n"
+    )
 
 
 def test_output_is_written_as_the_kubernetes_serializer_writes_it() -> None:
