@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from function.cli.render import command, files, release
+from function.cli.render.pipeline import Outcome
 from tests.support import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -37,6 +38,10 @@ class Case:
         In crossplane render v2.2's shape: it prints the desired XR with the spec
         the function hands on, which these files exist to review.
         """
+        return self.run()[0]
+
+    def run(self) -> tuple[list[dict[str, Any]], Outcome]:
+        """The documents render prints, and the pipeline's outcome behind them."""
         inputs = command.RenderInputs(
             files.load_one(str(ROOT / self.xr), "XR"),
             files.load_composition(str(ROOT / self.composition)),
@@ -46,8 +51,7 @@ class Case:
             timeout=30,
             follow=release.V2_2,
         )
-        documents, _ = asyncio.run(command.render_documents(inputs, include_results=True))
-        return documents
+        return asyncio.run(command.render_documents(inputs, include_results=True))
 
 
 CASES = (

@@ -1,223 +1,189 @@
 """Every example's life stage as the function reports it: a table, reviewed like code.
 
 One row per render case of cases.py: the XR's phase, its Ready condition, the
-readiness and message of the queue, KEDA and the workload, the queue URL, which
-composed resources exist and the results; for the flavored examples, the spec as
-the flavors resolve it. The full output of a few cases stays in want/ as golden
-files (cases.FULL); these rows hold every case to its stage without repeating
-the ~400 lines each render shares with the others.
+readiness and message of the queue, KEDA and the workload, each composed
+resource's readiness as the function sets it, the queue URL and the results. A
+flavored example's row also holds the rendered values the example exists to show
+(`shows`, by the paths test_golden.pick reads). The full output of a few cases
+stays in want/ as golden files (cases.FULL); these rows hold every case to its
+stage without repeating the ~400 lines each render shares with the others.
+
+Actors on one transport go through the same stages, so a row is its transport's
+stage, replaced where the actor differs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+# A part of status.infrastructure: whether it is ready, and the message.
+Part = tuple[bool, str]
+READY: Part = (True, "")
+QUEUE_NOT_CREATED: Part = (False, "waiting for the queue to be created")
+QUEUE_CREATING: Part = (False, "waiting for the queue to become ready: Creating")
+QUEUE_WITHOUT_URL: Part = (False, "waiting for the queue URL")
+TOPIC_NOT_CREATED: Part = (False, "waiting for the topic to be created")
+KEDA_AWAITS_URL: Part = (False, "waiting for the queue URL before creating the ScaledObject")
+KEDA_AWAITS_SUBSCRIPTION: Part = (
+    False,
+    "waiting for the subscription before creating the ScaledObject",
+)
+SCALEDOBJECT_NOT_CREATED: Part = (False, "waiting for the ScaledObject to be created")
+DEPLOYMENT_NOT_CREATED: Part = (False, "waiting for the Deployment to be created")
+DEPLOYMENT_UNAVAILABLE: Part = (
+    False,
+    "Deployment is not available: Deployment does not have minimum availability.",
+)
+# The v2 example's observed Deployment reports no replicas at all.
+DEPLOYMENT_WITHOUT_REPLICAS: Part = (False, "Deployment is not available: 0/0 ready replicas")
 
 
 @dataclass(frozen=True)
 class Stage:
-    """What one render reports."""
+    """What one render reports; composed resources as sorted, space-separated names."""
 
     phase: str
-    ready: str
-    queue: tuple[bool, str]
-    keda: tuple[bool, str]
-    workload: tuple[bool, str]
-    resources: tuple[str, ...]
+    ready: str  # the Ready condition's message, or its reason when it has none
+    queue: Part
+    keda: Part
+    workload: Part
+    unready: str  # the composed resources the function says are not ready
+    ready_resources: str = ""  # and those it says are
     queue_url: str = ""
     results: tuple[str, ...] = ()
-    spec: dict[str, Any] = field(default_factory=dict)
+    shows: dict[str, Any] = field(default_factory=dict)
 
+
+def ready(phase: str, resources: str) -> Stage:
+    """Every composed resource ready, and every part of the infrastructure."""
+    return Stage(phase, "Available", READY, READY, READY, "", ready_resources=resources)
+
+
+SQS = {
+    "created": Stage(
+        "Creating",
+        "Unready resources: deployment, serviceaccount, sqs-queue, and 1 more",
+        QUEUE_NOT_CREATED,
+        KEDA_AWAITS_URL,
+        DEPLOYMENT_NOT_CREATED,
+        unready="deployment serviceaccount sqs-queue triggerauthentication",
+    ),
+    "queue-creating": Stage(
+        "Creating",
+        "Unready resources: deployment, sqs-queue",
+        QUEUE_CREATING,
+        KEDA_AWAITS_URL,
+        DEPLOYMENT_UNAVAILABLE,
+        unready="deployment sqs-queue",
+        ready_resources="serviceaccount triggerauthentication",
+    ),
+    "queue-no-url": Stage(
+        "Creating",
+        "Unready resources: deployment, sqs-queue",
+        QUEUE_WITHOUT_URL,
+        KEDA_AWAITS_URL,
+        DEPLOYMENT_UNAVAILABLE,
+        unready="deployment sqs-queue",
+        ready_resources="serviceaccount triggerauthentication",
+    ),
+    "queue-url": Stage(
+        "Creating",
+        "Unready resources: deployment, scaledobject",
+        READY,
+        SCALEDOBJECT_NOT_CREATED,
+        DEPLOYMENT_UNAVAILABLE,
+        unready="deployment scaledobject",
+        ready_resources="serviceaccount sqs-queue triggerauthentication",
+    ),
+    "ready": ready(
+        "Ready", "deployment scaledobject serviceaccount sqs-queue triggerauthentication"
+    ),
+    "napping": ready(
+        "Napping", "deployment scaledobject serviceaccount sqs-queue triggerauthentication"
+    ),
+}
+# The flavored examples name no ServiceAccount of their own.
+SQS_WITHOUT_SERVICEACCOUNT = Stage(
+    "Creating",
+    "Unready resources: deployment, sqs-queue, and triggerauthentication",
+    QUEUE_NOT_CREATED,
+    KEDA_AWAITS_URL,
+    DEPLOYMENT_NOT_CREATED,
+    unready="deployment sqs-queue triggerauthentication",
+)
+# RabbitMQ's queue is declared by the sidecar: nothing to wait for.
+RABBITMQ = {
+    "created": Stage(
+        "Creating",
+        "Unready resources: deployment, scaledobject, and triggerauthentication",
+        READY,
+        SCALEDOBJECT_NOT_CREATED,
+        DEPLOYMENT_NOT_CREATED,
+        unready="deployment scaledobject triggerauthentication",
+    ),
+    "ready": ready("Ready", "deployment scaledobject triggerauthentication"),
+    "napping": ready("Napping", "deployment scaledobject triggerauthentication"),
+}
+PUBSUB_ALL = "deployment pubsub-subscription pubsub-topic scaledobject triggerauthentication"
+PUBSUB = {
+    "created": Stage(
+        "Creating",
+        "Unready resources: deployment, pubsub-subscription, pubsub-topic, and 1 more",
+        TOPIC_NOT_CREATED,
+        KEDA_AWAITS_SUBSCRIPTION,
+        DEPLOYMENT_NOT_CREATED,
+        unready="deployment pubsub-subscription pubsub-topic triggerauthentication",
+    ),
+    "subscription-ready": Stage(
+        "Creating",
+        "Unready resources: deployment, scaledobject, and triggerauthentication",
+        READY,
+        SCALEDOBJECT_NOT_CREATED,
+        DEPLOYMENT_NOT_CREATED,
+        unready="deployment scaledobject triggerauthentication",
+        ready_resources="pubsub-subscription pubsub-topic",
+    ),
+    "ready": ready("Ready", PUBSUB_ALL),
+    "napping": ready("Napping", PUBSUB_ALL),
+}
+
+SQS_URL = "https://sqs.us-east-1.amazonaws.com/123456789012/"
+TEXT_PROCESSOR_URL = SQS_URL + "asya-asya-text-processor"
+IMAGE_ENHANCER_URL = SQS_URL + "asya-production-image-enhancer"
+RUNTIME = "pod.containers.asya-runtime"
 
 STAGES = {
-    "text-processor-created": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, serviceaccount, sqs-queue, and 1 more",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
+    "text-processor-created": SQS["created"],
+    "text-processor-queue-creating": SQS["queue-creating"],
+    "text-processor-queue-no-url": SQS["queue-no-url"],
+    "text-processor-queue-url": replace(SQS["queue-url"], queue_url=TEXT_PROCESSOR_URL),
+    "text-processor-ready": replace(SQS["ready"], queue_url=TEXT_PROCESSOR_URL),
+    "text-processor-napping": replace(SQS["napping"], queue_url=TEXT_PROCESSOR_URL),
+    "image-enhancer-created": SQS["created"],
+    "image-enhancer-queue-creating": SQS["queue-creating"],
+    "image-enhancer-queue-no-url": SQS["queue-no-url"],
+    "image-enhancer-queue-url": replace(SQS["queue-url"], queue_url=IMAGE_ENHANCER_URL),
+    "image-enhancer-ready": replace(SQS["ready"], queue_url=IMAGE_ENHANCER_URL),
+    "image-enhancer-napping": replace(SQS["napping"], queue_url=IMAGE_ENHANCER_URL),
+    "v2-image-enhancer-created": SQS["created"],
+    "v2-image-enhancer-queue-creating": replace(
+        SQS["queue-creating"], workload=DEPLOYMENT_WITHOUT_REPLICAS
     ),
-    "text-processor-queue-creating": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue",
-        queue=(False, "waiting for the queue to become ready: Creating"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(
-            False,
-            "Deployment is not available: Deployment does not have minimum availability.",
-        ),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
+    "v2-image-enhancer-queue-no-url": replace(
+        SQS["queue-no-url"], workload=DEPLOYMENT_WITHOUT_REPLICAS
     ),
-    "text-processor-queue-no-url": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue",
-        queue=(False, "waiting for the queue URL"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(
-            False,
-            "Deployment is not available: Deployment does not have minimum availability.",
-        ),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
+    "v2-image-enhancer-queue-url": replace(
+        SQS["queue-url"], workload=DEPLOYMENT_WITHOUT_REPLICAS, queue_url=IMAGE_ENHANCER_URL
     ),
-    "text-processor-queue-url": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, scaledobject",
-        queue=(True, ""),
-        keda=(False, "waiting for the ScaledObject to be created"),
-        workload=(
-            False,
-            "Deployment is not available: Deployment does not have minimum availability.",
-        ),
-        resources=(
-            "deployment",
-            "scaledobject",
-            "serviceaccount",
-            "sqs-queue",
-            "triggerauthentication",
-        ),
-        queue_url="https://sqs.us-east-1.amazonaws.com/123456789012/asya-asya-text-processor",
-    ),
-    "text-processor-ready": Stage(
-        phase="Ready",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "scaledobject",
-            "serviceaccount",
-            "sqs-queue",
-            "triggerauthentication",
-        ),
-        queue_url="https://sqs.us-east-1.amazonaws.com/123456789012/asya-asya-text-processor",
-    ),
-    "text-processor-napping": Stage(
-        phase="Napping",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "scaledobject",
-            "serviceaccount",
-            "sqs-queue",
-            "triggerauthentication",
-        ),
-        queue_url="https://sqs.us-east-1.amazonaws.com/123456789012/asya-asya-text-processor",
-    ),
-    "image-enhancer-created": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, serviceaccount, sqs-queue, and 1 more",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
-    ),
-    "image-enhancer-queue-creating": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue",
-        queue=(False, "waiting for the queue to become ready: Creating"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(
-            False,
-            "Deployment is not available: Deployment does not have minimum availability.",
-        ),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
-    ),
-    "image-enhancer-queue-no-url": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue",
-        queue=(False, "waiting for the queue URL"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(
-            False,
-            "Deployment is not available: Deployment does not have minimum availability.",
-        ),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
-    ),
-    "image-enhancer-queue-url": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, scaledobject",
-        queue=(True, ""),
-        keda=(False, "waiting for the ScaledObject to be created"),
-        workload=(
-            False,
-            "Deployment is not available: Deployment does not have minimum availability.",
-        ),
-        resources=(
-            "deployment",
-            "scaledobject",
-            "serviceaccount",
-            "sqs-queue",
-            "triggerauthentication",
-        ),
-        queue_url="https://sqs.us-east-1.amazonaws.com/123456789012/asya-production-image-enhancer",
-    ),
-    "image-enhancer-ready": Stage(
-        phase="Ready",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "scaledobject",
-            "serviceaccount",
-            "sqs-queue",
-            "triggerauthentication",
-        ),
-        queue_url="https://sqs.us-east-1.amazonaws.com/123456789012/asya-production-image-enhancer",
-    ),
-    "image-enhancer-napping": Stage(
-        phase="Napping",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "scaledobject",
-            "serviceaccount",
-            "sqs-queue",
-            "triggerauthentication",
-        ),
-        queue_url="https://sqs.us-east-1.amazonaws.com/123456789012/asya-production-image-enhancer",
-    ),
-    "flavored-actor-wins": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue, and triggerauthentication",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "sqs-queue", "triggerauthentication"),
-        spec={
-            "actor": "actor-wins",
-            "env": [{"name": "MODEL_PATH", "value": "/models/v2"}],
-            "flavors": ["high-throughput", "openai-secrets", "aggressive-retries"],
-            "handler": "actor_wins.handler.process",
-            "image": "ghcr.io/myorg/actor-wins:v1",
-            "imagePullPolicy": "IfNotPresent",
-            "pythonExecutable": "python3",
-            "replicas": 1,
-            "resiliency": {
-                "actorTimeout": "10m",
-                "policies": {
-                    "transient": {
-                        "backoff": "exponential",
-                        "initialDelay": "1s",
-                        "maxAttempts": 5,
-                        "maxInterval": "30s",
-                    }
-                },
-                "rules": [
-                    {"errors": ["RateLimitError"], "policy": "transient"},
-                    {"errors": ["TimeoutError", "ConnectionError"], "policy": "transient"},
-                ],
-            },
-            "scaling": {
+    "v2-image-enhancer-ready": replace(SQS["ready"], queue_url=IMAGE_ENHANCER_URL),
+    "v2-image-enhancer-napping": replace(SQS["napping"], queue_url=IMAGE_ENHANCER_URL),
+    # What each flavored example shows, as examples/flavored/README.md lists it.
+    "flavored-actor-wins": replace(
+        SQS_WITHOUT_SERVICEACCOUNT,
+        shows={
+            # The actor's maxReplicaCount wins; the flavor's other settings stay.
+            "xr.spec.scaling": {
                 "cooldownPeriod": 60,
                 "enabled": True,
                 "maxReplicaCount": 20,
@@ -225,186 +191,49 @@ STAGES = {
                 "pollingInterval": 10,
                 "queueLength": 10,
             },
-            "secretRefs": [
-                {
-                    "keys": [{"envVar": "OPENAI_API_KEY", "key": "api-key"}],
-                    "secretName": "openai-creds",
-                }
-            ],
+            # The actor's retry rule goes first.
+            "pod.containers.asya-sidecar.env.ASYA_RESILIENCY_RULES.value": (
+                '[{"errors":["RateLimitError"],"policy":"transient"},'
+                '{"errors":["TimeoutError","ConnectionError"],"policy":"transient"}]'
+            ),
+            f"{RUNTIME}.env.MODEL_PATH.value": "/models/v2",
         },
     ),
-    "flavored-deprecated-flavor": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue, and triggerauthentication",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "sqs-queue", "triggerauthentication"),
+    "flavored-deprecated-flavor": replace(
+        SQS_WITHOUT_SERVICEACCOUNT,
         results=('flavor "gpu-t4" is deprecated: Use gpu-a100 instead',),
-        spec={
-            "actor": "deprecated-flavor",
-            "flavors": ["gpu-t4"],
-            "handler": "deprecated_flavor.handler.process",
-            "image": "ghcr.io/myorg/deprecated-flavor:v1",
-            "imagePullPolicy": "IfNotPresent",
-            "nodeSelector": {"cloud.google.com/gke-accelerator": "nvidia-tesla-t4"},
-            "pythonExecutable": "python3",
-            "replicas": 1,
-            "resources": {"limits": {"nvidia.com/gpu": "1"}},
-            "scaling": {
-                "cooldownPeriod": 300,
-                "enabled": True,
-                "maxReplicaCount": 10,
-                "minReplicaCount": 0,
-                "pollingInterval": 30,
-                "queueLength": 5,
-            },
-            "tolerations": [
-                {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}
-            ],
-        },
+        # Deprecated, and still applied.
+        shows={"pod.nodeSelector": {"cloud.google.com/gke-accelerator": "nvidia-tesla-t4"}},
     ),
-    "flavored-gpu-checkpoints": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue, and triggerauthentication",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "sqs-queue", "triggerauthentication"),
-        spec={
-            "actor": "gpu-checkpoints",
-            "flavors": ["gpu-a100", "scale-aggressive", "s3-checkpoints"],
-            "handler": "gpu_checkpoints.handler.process",
-            "image": "ghcr.io/myorg/gpu-checkpoints:v1",
-            "imagePullPolicy": "IfNotPresent",
-            "nodeSelector": {"accelerator": "nvidia-a100"},
-            "pythonExecutable": "python3",
-            "replicas": 1,
-            "resources": {
-                "limits": {"nvidia.com/gpu": "1"},
-                "requests": {"cpu": 4, "memory": "16Gi", "nvidia.com/gpu": "1"},
-            },
-            "scaling": {
-                "cooldownPeriod": 60,
-                "enabled": True,
-                "maxReplicaCount": 100,
-                "minReplicaCount": 10,
-                "pollingInterval": 10,
-                "queueLength": 10,
-            },
-            "stateProxy": [
-                {
-                    "connector": {
-                        "env": [
-                            {"name": "STATE_BUCKET", "value": "ml-checkpoints"},
-                            {"name": "AWS_REGION", "value": "us-west-2"},
-                        ],
-                        "image": "ghcr.io/deliveryhero/asya-state-proxy-s3-buffered-lww:v1.0.0",
-                        "imagePullPolicy": "IfNotPresent",
-                        "resources": {"requests": {"cpu": "50m", "memory": "128Mi"}},
-                    },
-                    "mount": {"path": "/state/checkpoints"},
-                    "name": "checkpoints",
-                    "writeMode": "buffered",
-                }
-            ],
-            "tolerations": [
-                {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}
-            ],
-        },
-    ),
-    "flavored-large-cpu-redis": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue, and triggerauthentication",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "sqs-queue", "triggerauthentication"),
-        spec={
-            "actor": "large-cpu-redis",
-            "flavors": ["cpu-large", "scale-minimal", "redis-cache"],
-            "handler": "large_cpu_redis.handler.process",
-            "image": "ghcr.io/myorg/large-cpu-redis:v1",
-            "imagePullPolicy": "IfNotPresent",
-            "pythonExecutable": "python3",
-            "replicas": 1,
-            "resources": {
+    "flavored-gpu-checkpoints": SQS_WITHOUT_SERVICEACCOUNT,
+    "flavored-large-cpu-redis": replace(
+        SQS_WITHOUT_SERVICEACCOUNT,
+        shows={
+            "pod.containers.asya-state-proxy-cache.image": (
+                "ghcr.io/deliveryhero/asya-state-proxy-redis-buffered-cas:v1.0.0"
+            ),
+            "pod.containers.asya-state-proxy-cache.env.REDIS_URL.value": (
+                "redis://redis.default.svc.cluster.local:6379/0"
+            ),
+            f"{RUNTIME}.resources": {
                 "limits": {"cpu": "4", "memory": "8Gi"},
                 "requests": {"cpu": "2", "memory": "4Gi"},
             },
-            "scaling": {
-                "cooldownPeriod": 300,
-                "enabled": True,
-                "maxReplicaCount": 3,
-                "minReplicaCount": 0,
-                "pollingInterval": 30,
-                "queueLength": 5,
-            },
-            "stateProxy": [
-                {
-                    "connector": {
-                        "env": [
-                            {
-                                "name": "REDIS_URL",
-                                "value": "redis://redis.default.svc.cluster.local:6379/0",
-                            }
-                        ],
-                        "image": "ghcr.io/deliveryhero/asya-state-proxy-redis-buffered-cas:v1.0.0",
-                        "imagePullPolicy": "IfNotPresent",
-                    },
-                    "mount": {"path": "/state/cache"},
-                    "name": "cache",
-                    "writeMode": "buffered",
-                }
-            ],
         },
     ),
-    "flavored-resources": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue, and triggerauthentication",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "sqs-queue", "triggerauthentication"),
-        spec={
-            "actor": "resources",
-            "flavors": ["cpu-flavor", "memory-flavor"],
-            "handler": "resources.handler.process",
-            "image": "ghcr.io/myorg/resources:v1",
-            "imagePullPolicy": "IfNotPresent",
-            "pythonExecutable": "python3",
-            "replicas": 1,
-            "resources": {"limits": {"cpu": "2", "memory": "4Gi"}},
-            "scaling": {
-                "cooldownPeriod": 300,
-                "enabled": True,
-                "maxReplicaCount": 10,
-                "minReplicaCount": 0,
-                "pollingInterval": 30,
-                "queueLength": 5,
-            },
-        },
+    # Maps merge: both limits.
+    "flavored-resources": replace(
+        SQS_WITHOUT_SERVICEACCOUNT,
+        shows={f"{RUNTIME}.resources": {"limits": {"cpu": "2", "memory": "4Gi"}}},
     ),
-    "flavored-small-cpu": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue, and triggerauthentication",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "sqs-queue", "triggerauthentication"),
-        spec={
-            "actor": "small-cpu",
-            "flavors": ["cpu-small", "scale-minimal"],
-            "handler": "small_cpu.handler.process",
-            "image": "ghcr.io/myorg/small-cpu:v1",
-            "imagePullPolicy": "IfNotPresent",
-            "pythonExecutable": "python3",
-            "replicas": 1,
-            "resources": {
+    "flavored-small-cpu": replace(
+        SQS_WITHOUT_SERVICEACCOUNT,
+        shows={
+            f"{RUNTIME}.resources": {
                 "limits": {"cpu": "500m", "memory": "512Mi"},
                 "requests": {"cpu": "250m", "memory": "256Mi"},
             },
-            "scaling": {
+            "xr.spec.scaling": {
                 "cooldownPeriod": 300,
                 "enabled": True,
                 "maxReplicaCount": 3,
@@ -414,73 +243,22 @@ STAGES = {
             },
         },
     ),
-    "flavored-team-flavor": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue, and triggerauthentication",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "sqs-queue", "triggerauthentication"),
-        spec={
-            "actor": "rag-answerer",
-            "env": [{"name": "MODEL_REGISTRY_URL", "value": "https://models.ml.internal"}],
-            "flavors": ["gpu-a100", "team-secrets"],
-            "handler": "rag.Answerer.process",
-            "image": "ghcr.io/myorg/rag-answerer:v2",
-            "imagePullPolicy": "IfNotPresent",
-            "nodeSelector": {"accelerator": "nvidia-a100"},
-            "pythonExecutable": "python3",
-            "replicas": 1,
-            "resources": {
-                "limits": {"nvidia.com/gpu": "1"},
-                "requests": {"cpu": 4, "memory": "16Gi", "nvidia.com/gpu": "1"},
+    # A cluster flavor (the GPU) and the ml team's ConfigMap flavor (its secrets, its registry).
+    "flavored-team-flavor": replace(
+        SQS_WITHOUT_SERVICEACCOUNT,
+        shows={
+            "pod.nodeSelector": {"accelerator": "nvidia-a100"},
+            f"{RUNTIME}.env.MODEL_REGISTRY_URL.value": "https://models.ml.internal",
+            f"{RUNTIME}.env.HF_TOKEN.valueFrom": {
+                "secretKeyRef": {"key": "hf-token", "name": "ml-api-keys"}
             },
-            "scaling": {
-                "cooldownPeriod": 300,
-                "enabled": True,
-                "maxReplicaCount": 10,
-                "minReplicaCount": 0,
-                "pollingInterval": 30,
-                "queueLength": 5,
-            },
-            "secretRefs": [
-                {
-                    "keys": [
-                        {"envVar": "OPENAI_API_KEY", "key": "openai"},
-                        {"envVar": "HF_TOKEN", "key": "hf-token"},
-                    ],
-                    "secretName": "ml-api-keys",
-                }
-            ],
-            "tolerations": [
-                {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}
-            ],
         },
     ),
-    "flavored-tolerations": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue, and triggerauthentication",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "sqs-queue", "triggerauthentication"),
-        spec={
-            "actor": "tolerations",
-            "flavors": ["gpu-tolerations", "spot-tolerations"],
-            "handler": "tolerations.handler.process",
-            "image": "ghcr.io/myorg/tolerations:v1",
-            "imagePullPolicy": "IfNotPresent",
-            "pythonExecutable": "python3",
-            "replicas": 1,
-            "scaling": {
-                "cooldownPeriod": 300,
-                "enabled": True,
-                "maxReplicaCount": 10,
-                "minReplicaCount": 0,
-                "pollingInterval": 30,
-                "queueLength": 5,
-            },
-            "tolerations": [
+    # Lists append: the pod gets both tolerations.
+    "flavored-tolerations": replace(
+        SQS_WITHOUT_SERVICEACCOUNT,
+        shows={
+            "pod.tolerations": [
                 {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"},
                 {
                     "effect": "NoSchedule",
@@ -488,264 +266,22 @@ STAGES = {
                     "operator": "Equal",
                     "value": "true",
                 },
-            ],
+            ]
         },
     ),
-    "v2-image-enhancer-created": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, serviceaccount, sqs-queue, and 1 more",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
-    ),
-    "v2-image-enhancer-queue-creating": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue",
-        queue=(False, "waiting for the queue to become ready: Creating"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "Deployment is not available: 0/0 ready replicas"),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
-    ),
-    "v2-image-enhancer-queue-no-url": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, sqs-queue",
-        queue=(False, "waiting for the queue URL"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "Deployment is not available: 0/0 ready replicas"),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
-    ),
-    "v2-image-enhancer-queue-url": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, scaledobject",
-        queue=(True, ""),
-        keda=(False, "waiting for the ScaledObject to be created"),
-        workload=(False, "Deployment is not available: 0/0 ready replicas"),
-        resources=(
-            "deployment",
-            "scaledobject",
-            "serviceaccount",
-            "sqs-queue",
-            "triggerauthentication",
-        ),
-        queue_url="https://sqs.us-east-1.amazonaws.com/123456789012/asya-production-image-enhancer",
-    ),
-    "v2-image-enhancer-ready": Stage(
-        phase="Ready",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "scaledobject",
-            "serviceaccount",
-            "sqs-queue",
-            "triggerauthentication",
-        ),
-        queue_url="https://sqs.us-east-1.amazonaws.com/123456789012/asya-production-image-enhancer",
-    ),
-    "v2-image-enhancer-napping": Stage(
-        phase="Napping",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "scaledobject",
-            "serviceaccount",
-            "sqs-queue",
-            "triggerauthentication",
-        ),
-        queue_url="https://sqs.us-east-1.amazonaws.com/123456789012/asya-production-image-enhancer",
-    ),
-    "v2-team-flavor": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, serviceaccount, sqs-queue, and 1 more",
-        queue=(False, "waiting for the queue to be created"),
-        keda=(False, "waiting for the queue URL before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "serviceaccount", "sqs-queue", "triggerauthentication"),
-        spec={
-            "actor": "rag-answerer",
-            "env": [{"name": "MODEL_REGISTRY_URL", "value": "https://models.production.internal"}],
-            "flavors": ["gpu-a100", "team-secrets"],
-            "handler": "rag.Answerer.process",
-            "image": "ghcr.io/myorg/rag-answerer:v2",
-            "imagePullPolicy": "IfNotPresent",
-            "nodeSelector": {"accelerator": "nvidia-a100"},
-            "pythonExecutable": "python3",
-            "replicas": 1,
-            "resources": {
-                "limits": {"nvidia.com/gpu": "1"},
-                "requests": {"cpu": 4, "memory": "16Gi", "nvidia.com/gpu": "1"},
-            },
-            "scaling": {
-                "cooldownPeriod": 300,
-                "enabled": True,
-                "maxReplicaCount": 10,
-                "minReplicaCount": 0,
-                "pollingInterval": 30,
-                "queueLength": 5,
-            },
-            "secretRefs": [
-                {
-                    "keys": [{"envVar": "OPENAI_API_KEY", "key": "openai"}],
-                    "secretName": "production-api-keys",
-                }
-            ],
-            "tolerations": [
-                {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}
-            ],
-        },
-    ),
-    "rabbitmq-created": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, scaledobject, and triggerauthentication",
-        queue=(True, ""),
-        keda=(False, "waiting for the ScaledObject to be created"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "scaledobject", "triggerauthentication"),
-    ),
-    "rabbitmq-ready": Stage(
-        phase="Ready",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=("deployment", "scaledobject", "triggerauthentication"),
-    ),
-    "rabbitmq-napping": Stage(
-        phase="Napping",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=("deployment", "scaledobject", "triggerauthentication"),
-    ),
-    "pubsub-created": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, pubsub-subscription, pubsub-topic, and 1 more",
-        queue=(False, "waiting for the topic to be created"),
-        keda=(False, "waiting for the subscription before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "pubsub-subscription", "pubsub-topic", "triggerauthentication"),
-    ),
-    "pubsub-subscription-ready": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, scaledobject, and triggerauthentication",
-        queue=(True, ""),
-        keda=(False, "waiting for the ScaledObject to be created"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=(
-            "deployment",
-            "pubsub-subscription",
-            "pubsub-topic",
-            "scaledobject",
-            "triggerauthentication",
-        ),
-    ),
-    "pubsub-ready": Stage(
-        phase="Ready",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "pubsub-subscription",
-            "pubsub-topic",
-            "scaledobject",
-            "triggerauthentication",
-        ),
-    ),
-    "pubsub-napping": Stage(
-        phase="Napping",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "pubsub-subscription",
-            "pubsub-topic",
-            "scaledobject",
-            "triggerauthentication",
-        ),
-    ),
-    "v2-rabbitmq-created": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, scaledobject, and triggerauthentication",
-        queue=(True, ""),
-        keda=(False, "waiting for the ScaledObject to be created"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "scaledobject", "triggerauthentication"),
-    ),
-    "v2-rabbitmq-ready": Stage(
-        phase="Ready",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=("deployment", "scaledobject", "triggerauthentication"),
-    ),
-    "v2-rabbitmq-napping": Stage(
-        phase="Napping",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=("deployment", "scaledobject", "triggerauthentication"),
-    ),
-    "v2-pubsub-created": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, pubsub-subscription, pubsub-topic, and 1 more",
-        queue=(False, "waiting for the topic to be created"),
-        keda=(False, "waiting for the subscription before creating the ScaledObject"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=("deployment", "pubsub-subscription", "pubsub-topic", "triggerauthentication"),
-    ),
-    "v2-pubsub-subscription-ready": Stage(
-        phase="Creating",
-        ready="Unready resources: deployment, scaledobject, and triggerauthentication",
-        queue=(True, ""),
-        keda=(False, "waiting for the ScaledObject to be created"),
-        workload=(False, "waiting for the Deployment to be created"),
-        resources=(
-            "deployment",
-            "pubsub-subscription",
-            "pubsub-topic",
-            "scaledobject",
-            "triggerauthentication",
-        ),
-    ),
-    "v2-pubsub-ready": Stage(
-        phase="Ready",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "pubsub-subscription",
-            "pubsub-topic",
-            "scaledobject",
-            "triggerauthentication",
-        ),
-    ),
-    "v2-pubsub-napping": Stage(
-        phase="Napping",
-        ready="Available",
-        queue=(True, ""),
-        keda=(True, ""),
-        workload=(True, ""),
-        resources=(
-            "deployment",
-            "pubsub-subscription",
-            "pubsub-topic",
-            "scaledobject",
-            "triggerauthentication",
-        ),
-    ),
+    "v2-team-flavor": SQS["created"],
+    "rabbitmq-created": RABBITMQ["created"],
+    "rabbitmq-ready": RABBITMQ["ready"],
+    "rabbitmq-napping": RABBITMQ["napping"],
+    "v2-rabbitmq-created": RABBITMQ["created"],
+    "v2-rabbitmq-ready": RABBITMQ["ready"],
+    "v2-rabbitmq-napping": RABBITMQ["napping"],
+    "pubsub-created": PUBSUB["created"],
+    "pubsub-subscription-ready": PUBSUB["subscription-ready"],
+    "pubsub-ready": PUBSUB["ready"],
+    "pubsub-napping": PUBSUB["napping"],
+    "v2-pubsub-created": PUBSUB["created"],
+    "v2-pubsub-subscription-ready": PUBSUB["subscription-ready"],
+    "v2-pubsub-ready": PUBSUB["ready"],
+    "v2-pubsub-napping": PUBSUB["napping"],
 }
