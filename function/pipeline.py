@@ -12,7 +12,7 @@ from crossplane.function import logging, response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import errors, parse
-from function.cache import ContentCache
+from function.cache import ContentCache, digest_of
 from function.codec import response as response_bytes
 from function.codec import structs
 from function.codec.response import Answer
@@ -21,16 +21,25 @@ from function.models.input import Input
 from function.models.plan import Plan
 from function.models.xr import Composite
 from function.resolve import actor, merge, requirements
-from function.resolve.layers import Resolution
+from function.resolve.layers import Flavors, Resolution
 
 INTERNAL_ERROR = (
     "cannot compose resources: internal error in function-asya (see the function's logs)"
 )
 RESOLVED_SPEC_CONTEXT_KEY = "asya.sh/resolved-spec"
 FLAVORS_CONDITION = "FlavorsResolved"
-# The Inputs and flavors resolving reads, by a digest of their content
-# (parse.shared_key): a fleet's actors share a few of each.
+# What resolving an actor needs but its own spec (its Input and flavors, read and
+# merged), by a digest of their content (memo_key): a fleet's actors share a few.
 RESOLVE_MEMO_SIZE = 1024
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What the resolve memo keeps: everything resolving an actor needs but its own spec."""
+
+    settings: Input
+    wanted: list[requirements.Requirement]
+    flavors: Flavors
 
 
 @dataclass(frozen=True)
@@ -78,7 +87,7 @@ class FunctionRunner:
     """Resolves an AsyncActor's flavors, renders its resources, and reports its phase.
 
     It keeps no state between calls beyond its resolve memo (the Input and the
-    fetched flavors, read once per content, so it never changes an answer) and the
+    flavors, read and merged once per content, so it never changes an answer) and the
     flavors last logged per actor (which change only what is logged); both are
     safe to share between threads.
     """
@@ -86,7 +95,7 @@ class FunctionRunner:
     def __init__(self, memo_size: int = RESOLVE_MEMO_SIZE) -> None:
         """Create a runner with an empty memo (size 0: none)."""
         self.log = logging.get_logger()
-        self.memo: ContentCache[parse.Shared] = ContentCache(memo_size)
+        self.memo: ContentCache[Prepared] = ContentCache(memo_size)
         self.applied = AppliedFlavors()
 
     def answer(self, req: fnv1.RunFunctionRequest) -> Answer:
@@ -97,22 +106,21 @@ class FunctionRunner:
         try:
             xr = parse.composite(req)
             wanted = requirements.for_flavors(xr.flavors)
-            keys = requirements.possible_keys(xr.flavors)
-            key = parse.shared_key(req, keys) if self.memo.enabled else b""
-            read = self.memo.get(key)
-            if read is None:
-                read = parse.shared(req, keys)
-                self.memo.put(key, read)
-            settings = read.settings
-            found = actor.lookup(
-                xr, settings, namespaced_selectors=parse.supports_required_resources(req)
-            )
-            wanted = found.wanted
-            fetched = read.answered(found.keys)
-            if fetched is None:
-                return write(req, Pending(settings, wanted))
-            resolution = actor.resolve_actor(xr, settings, found, fetched)
-            outcome = compose(req, xr, settings, wanted, resolution)
+            selectors = parse.supports_required_resources(req)
+            key = memo_key(req, xr, selectors) if self.memo.enabled else b""
+            prepared = self.memo.get(key)
+            if prepared is None:
+                read = parse.shared(req, requirements.possible_keys(xr.flavors))
+                found = actor.lookup(xr, read.settings, namespaced_selectors=selectors)
+                wanted = found.wanted
+                fetched = read.answered(found.keys)
+                if fetched is None:
+                    return write(req, Pending(read.settings, wanted))
+                prepared = Prepared(read.settings, wanted, actor.flavors_of(found, fetched))
+                self.memo.put(key, prepared)
+            wanted = prepared.wanted
+            resolution = actor.resolve_with(xr, prepared.settings, prepared.flavors)
+            outcome = compose(req, xr, prepared.settings, wanted, resolution)
             answer = write(req, outcome)
         except errors.FunctionError as exc:
             return Answer(fatal(req, exc, wanted))
@@ -130,6 +138,24 @@ class FunctionRunner:
         ):
             self.log.info("Flavors applied", actor=xr.name, flavors=list(applied))
         return answer
+
+
+def memo_key(req: fnv1.RunFunctionRequest, xr: Composite, namespaced_selectors: bool) -> bytes:
+    """A digest of what a `Prepared` is made of.
+
+    The Input and the flavors fetched (parse.shared_key), and what decides which of
+    them the actor gets: its flavors in order, its namespace, and whether the
+    caller's selectors honour namespaces.
+    """
+    return digest_of(
+        [
+            parse.shared_key(req, requirements.possible_keys(xr.flavors)),
+            "\n".join(xr.flavors).encode(),
+            xr.namespace.encode(),
+            b"namespaced" if xr.namespaced else b"",
+            b"namespaced selectors" if namespaced_selectors else b"",
+        ]
+    )
 
 
 def where(exc: BaseException) -> list[str]:

@@ -43,6 +43,15 @@ def lookup(xr: Composite, settings: Input, *, namespaced_selectors: bool) -> Loo
     return Lookup(namespace, requirements.for_flavors(xr.flavors, namespace))
 
 
+def flavors_of(found: Lookup, fetched: Mapping[str, list[dict[str, Any]]]) -> layers.Flavors:
+    """The actor's flavors, from the one object defining each, merged on their own.
+
+    Raises:
+        FunctionError: for a flavor missing, or defined twice, or unreadable.
+    """
+    return layers.on_their_own(sources.collect(found.wanted, fetched, found.namespace))
+
+
 def resolve_actor(
     xr: Composite,
     settings: Input,
@@ -54,7 +63,15 @@ def resolve_actor(
     Raises:
         FunctionError: for a flavor missing or ambiguous, a conflict, or an invalid value.
     """
-    flavors = sources.collect(found.wanted, fetched, found.namespace)
-    resolution = layers.resolve(xr, flavors)
+    return resolve_with(xr, settings, flavors_of(found, fetched))
+
+
+def resolve_with(xr: Composite, settings: Input, flavors: layers.Flavors) -> layers.Resolution:
+    """Resolve an actor over its flavors (as `flavors_of` gives them), then check its pod.
+
+    Raises:
+        FunctionError: for a conflict the actor does not settle, or an invalid value.
+    """
+    resolution = layers.resolve_with(xr, flavors)
     validate.check(resolution.spec, settings, resolution.provenance)
     return resolution

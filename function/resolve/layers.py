@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from function.errors import FlavorError, SpecError
+from function.errors import FlavorError, MergeConflictError, SpecError
 from function.models import spec as spec_model
 from function.models.xr import CROSSPLANE_MACHINERY, Composite
 from function.resolve import limits, merge, paths
@@ -52,6 +52,53 @@ def _with_state_proxy_defaults(data: dict[str, Any]) -> None:
         ]
 
 
+@dataclass(frozen=True)
+class Flavors:
+    """An actor's flavors on their own, before its spec: the same for every actor listing them.
+
+    Kept by the resolve memo and shared by every call that lists the same flavors:
+    nothing in it may be written into.
+    """
+
+    fetched: tuple[Flavor, ...]
+    # (name, data) per flavor in the actor's order, without the keys a flavor cannot set.
+    layers: tuple[tuple[str, dict[str, Any]], ...]
+    # How messages name each flavor.
+    labels: dict[str, str]
+    # Deprecated flavors, and keys a flavor set and cannot.
+    warnings: tuple[str, ...]
+    # The flavors merged with each other; None when two clash (the actor may settle it).
+    merged: dict[str, Any] | None
+    # A flavor nested too deeply: refused once the actor's own nesting is checked.
+    too_deep: FlavorError | None
+
+
+def on_their_own(fetched: Sequence[Flavor]) -> Flavors:
+    """Merge and check the flavors without the actor.
+
+    Merging without the actor gives what merging with it would whenever no two
+    flavors clash: the actor's spec only decides clashes.
+    """
+    warnings = [
+        f"flavor {f.label} is deprecated: {f.deprecation_message or 'no reason given'}"
+        for f in fetched
+        if f.deprecated
+    ]
+    labels = {f.name: f.label for f in fetched}
+    ignored: list[str] = []
+    layers = tuple((f.name, _without_ignored(f, ignored)) for f in fetched)
+    warnings.extend(ignored)
+    try:
+        _check_layer_nesting(layers, labels)
+    except FlavorError as exc:
+        return Flavors(tuple(fetched), layers, labels, tuple(warnings), None, exc)
+    try:
+        merged: dict[str, Any] | None = merge.merge_flavors(layers, labels=labels)
+    except MergeConflictError:
+        merged = None
+    return Flavors(tuple(fetched), layers, labels, tuple(warnings), merged, None)
+
+
 def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
     """Layer function defaults, the flavors (in the actor's order) and the actor's spec.
 
@@ -61,25 +108,33 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
             that set the value.
         SpecError: when the actor's own spec is invalid, naming the path.
     """
-    warnings = [
-        f"flavor {f.label} is deprecated: {f.deprecation_message or 'no reason given'}"
-        for f in fetched
-        if f.deprecated
-    ]
-    labels = {f.name: f.label for f in fetched}
+    return resolve_with(xr, on_their_own(fetched))
+
+
+def resolve_with(xr: Composite, flavors: Flavors) -> Resolution:
+    """Layer function defaults, the flavors merged on their own and the actor's spec.
+
+    Raises:
+        MergeConflictError: when two flavors set the same leaf and the actor does not.
+        FlavorError: when the result is invalid, naming the path and the flavor
+            that set the value.
+        SpecError: when the actor's own spec is invalid, naming the path.
+    """
     actor = {k: v for k, v in xr.spec.items() if k not in spec_model.INFRASTRUCTURE_FIELDS}
     _check_actor_nesting(actor)
-    ignored: list[str] = []
-    layers = tuple((f.name, _without_ignored(f, ignored)) for f in fetched)
-    warnings.extend(ignored)
-    _check_layer_nesting(layers, labels)
-    data = merge.layered(spec_model.DEFAULTS, layers, actor, labels)
+    if flavors.too_deep is not None:
+        raise flavors.too_deep
+    if flavors.merged is None:
+        data = merge.layered(spec_model.DEFAULTS, flavors.layers, actor, flavors.labels)
+    else:
+        data = merge.laid_over(spec_model.DEFAULTS, flavors.merged, actor)
     _with_state_proxy_defaults(data)
     identity: dict[str, Any] = {k: xr.spec[k] for k in ("actor", "flavors") if k in xr.spec}
     data |= identity
-    by_name = {f.name: f.layer for f in fetched}
+    by_name = {f.name: f.layer for f in flavors.fetched}
     provenance = Provenance(
-        data, ((ACTOR, actor | identity), *((by_name[name], layer) for name, layer in layers))
+        data,
+        ((ACTOR, actor | identity), *((by_name[name], layer) for name, layer in flavors.layers)),
     )
     try:
         model = spec_model.Spec.model_validate(data)
@@ -89,8 +144,8 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
         spec=model,
         data=data,
         provenance=provenance,
-        applied=tuple(f.name for f in fetched),
-        warnings=tuple(warnings),
+        applied=tuple(f.name for f in flavors.fetched),
+        warnings=flavors.warnings,
     )
 
 

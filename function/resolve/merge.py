@@ -231,3 +231,15 @@ def layered(
     """
     merged = _FlavorMerge(actor, labels or {}).fold(flavors)
     return LAYERS.merge(overlay(defaults, merged), actor)
+
+
+def laid_over(
+    defaults: Mapping[str, Any], merged: dict[str, Any], actor: dict[str, Any]
+) -> dict[str, Any]:
+    """An actor's three layers when its flavors were merged without it, and did not clash.
+
+    `merged` is shared (the resolve memo keeps it), so it is copied before deepmerge
+    writes into it. Returns a new dict that may share with `actor` the maps nothing
+    wrote into; no input is ever changed.
+    """
+    return LAYERS.merge(overlay(defaults, clone(merged)), actor)

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import cache, parse
+from function import cache
 from function import pipeline as fn
 from function.cli.render.pipeline import Outcome
 from function.codec import structs
@@ -181,7 +181,7 @@ def test_nothing_shared_between_calls_is_ever_mutated(monkeypatch: pytest.Monkey
         for case in CASES:
             case.render()
     assert shared.memo.hits > 0
-    assert any(isinstance(value, parse.Shared) for value, _ in kept)
+    assert any(isinstance(value, fn.Prepared) for value, _ in kept)
     assert defaults == (spec_model.DEFAULTS, spec_model.STATE_PROXY_DEFAULTS)
     for value, when_kept in kept:
         assert value == when_kept

@@ -9,6 +9,7 @@ import pytest
 from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
+from function import parse
 from function import pipeline as fn
 from function.codec import structs
 from tests import support
@@ -196,7 +197,7 @@ def test_remembered_flavors_come_out_of_calls_unchanged() -> None:
     assert support.fatal_messages(fnv1.RunFunctionResponse.FromString(first)) == []
     assert runner.memo.hits == 2
     assert kept == before
-    assert kept.fetched["flavor-shape"] == [flavor_body]
+    assert kept.flavors.fetched[0].data == flavor_body["data"]
     unremembered = fn.FunctionRunner(memo_size=0).answer(req).message()
     assert unremembered.SerializeToString(deterministic=True) == first
 
@@ -252,3 +253,45 @@ def test_the_flavors_log_line_is_written_once_while_an_actors_flavors_stay(
     assert capsys.readouterr().out.count("Flavors applied") == 1
     runner.answer(support.flavored_request({"replicas": 3}))
     assert "Flavors applied" not in capsys.readouterr().out
+
+
+def _two_flavors(order: list[str], **xr_metadata: Any) -> fnv1.RunFunctionRequest:
+    xr = support.MINIMAL_XR | {
+        "metadata": support.MINIMAL_XR["metadata"] | xr_metadata,
+        "spec": support.MINIMAL_XR["spec"] | {"flavors": order},
+    }
+    req = support.request(xr, input=support.struct({}))
+    for name, replicas in (("fast", 3), ("slow", 1)):
+        req.required_resources[f"flavor-{name}"].items.add().resource.update(
+            {"metadata": {"name": name}, "data": {"replicas": replicas}}
+        )
+    return req
+
+
+def memo_key(req: fnv1.RunFunctionRequest, selectors: bool = False) -> bytes:
+    return fn.memo_key(req, parse.composite(req), selectors)
+
+
+def test_the_resolve_memo_keeps_apart_what_decides_an_actors_flavors() -> None:
+    key = memo_key(_two_flavors(["fast", "slow"]))
+    assert memo_key(_two_flavors(["fast", "slow"])) == key
+    assert memo_key(_two_flavors(["slow", "fast"])) != key
+    assert memo_key(_two_flavors(["fast", "slow"]), selectors=True) != key
+    assert memo_key(_two_flavors(["fast", "slow"], namespace="other")) != key
+    observed = _two_flavors(["fast", "slow"])
+    observed.observed.resources["deployment"].resource.update({"status": {"replicas": 1}})
+    assert memo_key(observed) == key
+
+
+def test_a_remembered_clash_is_still_named_in_the_order_each_actor_lists_its_flavors() -> None:
+    runner = fn.FunctionRunner()
+    first = support.fatal_messages(runner.answer(_two_flavors(["fast", "slow"])).message())
+    second = support.fatal_messages(runner.answer(_two_flavors(["slow", "fast"])).message())
+    assert first == ['flavor merge conflict: flavors "fast" and "slow" conflict on replicas']
+    assert second == ['flavor merge conflict: flavors "slow" and "fast" conflict on replicas']
+    # Remembered: the clash is the actor's to settle, and this one does.
+    settled = _two_flavors(["fast", "slow"])
+    settled.observed.composite.resource["spec"].update({"replicas": 2})
+    rsp = runner.answer(settled).message()
+    assert support.fatal_messages(rsp) == []
+    assert runner.memo.hits >= 1
