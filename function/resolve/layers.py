@@ -69,8 +69,10 @@ class Flavors:
     warnings: tuple[str, ...]
     # The flavors merged with each other; None when two clash (the actor may settle it).
     merged: dict[str, Any] | None
-    # A flavor nested too deeply: refused once the actor's own nesting is checked.
-    too_deep: FlavorError | None
+    # Why a flavor nests too deeply: refused once the actor's own nesting is checked.
+    # A message, not the error: an error raised again on every call would keep a
+    # longer traceback each time.
+    too_deep: str = ""
 
 
 def on_their_own(fetched: Sequence[Flavor]) -> Flavors:
@@ -91,12 +93,12 @@ def on_their_own(fetched: Sequence[Flavor]) -> Flavors:
     try:
         _check_layer_nesting(layers, labels)
     except FlavorError as exc:
-        return Flavors(tuple(fetched), layers, labels, tuple(warnings), None, exc)
+        return Flavors(tuple(fetched), layers, labels, tuple(warnings), None, str(exc))
     try:
         merged: dict[str, Any] | None = merge.merge_flavors(layers, labels=labels)
     except MergeConflictError:
         merged = None
-    return Flavors(tuple(fetched), layers, labels, tuple(warnings), merged, None)
+    return Flavors(tuple(fetched), layers, labels, tuple(warnings), merged)
 
 
 def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
@@ -122,8 +124,8 @@ def resolve_with(xr: Composite, flavors: Flavors) -> Resolution:
     """
     actor = {k: v for k, v in xr.spec.items() if k not in spec_model.INFRASTRUCTURE_FIELDS}
     _check_actor_nesting(actor)
-    if flavors.too_deep is not None:
-        raise flavors.too_deep
+    if flavors.too_deep:
+        raise FlavorError(flavors.too_deep)
     if flavors.merged is None:
         data = merge.layered(spec_model.DEFAULTS, flavors.layers, actor, flavors.labels)
     else:

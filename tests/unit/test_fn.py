@@ -295,3 +295,18 @@ def test_a_remembered_clash_is_still_named_in_the_order_each_actor_lists_its_fla
     rsp = runner.answer(settled).message()
     assert support.fatal_messages(rsp) == []
     assert runner.memo.hits >= 1
+
+
+def test_a_remembered_flavor_that_nests_too_deeply_is_refused_on_every_call() -> None:
+    deep: dict[str, Any] = {}
+    for _ in range(25):
+        deep = {"k": deep}
+    runner = fn.FunctionRunner()
+    answers = [
+        support.fatal_messages(runner.answer(support.flavored_request({"labels": deep})).message())
+        for _ in range(3)
+    ]
+    assert answers[0] == answers[1] == answers[2]
+    assert answers[0][0].startswith("invalid flavor data: labels.k.k")
+    assert '(from flavor "shape")' in answers[0][0]
+    assert runner.memo.hits == 2
