@@ -12,15 +12,11 @@ import cachetools
 Value = TypeVar("Value")
 
 
-def digest(content: bytes) -> bytes:
-    """The key of some content: a SHA-256 digest, so a key never holds the content itself."""
-    return hashlib.sha256(content).digest()
-
-
 def digest_of(parts: Iterable[bytes]) -> bytes:
-    """The key of several pieces of content, each framed by its length.
+    """The key of some content: a SHA-256 digest of its pieces, each framed by its length.
 
-    Framed, no two different lists of pieces give the same bytes to digest.
+    A key never holds the content itself, and, framed, no two different lists of
+    pieces give the same bytes to digest.
     """
     hasher = hashlib.sha256()
     for part in parts:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import traceback
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,10 +108,11 @@ class FunctionRunner:
             xr = parse.composite(req)
             wanted = requirements.for_flavors(xr.flavors)
             selectors = parse.supports_required_resources(req)
-            key = memo_key(req, xr, selectors) if self.memo.enabled else b""
+            keys = requirements.possible_keys(xr.flavors)
+            key = memo_key(req, xr, keys, selectors) if self.memo.enabled else b""
             prepared = self.memo.get(key)
             if prepared is None:
-                read = parse.shared(req, requirements.possible_keys(xr.flavors))
+                read = parse.shared(req, keys)
                 found = actor.lookup(xr, read.settings, namespaced_selectors=selectors)
                 wanted = found.wanted
                 fetched = read.answered(found.keys)
@@ -140,16 +142,21 @@ class FunctionRunner:
         return answer
 
 
-def memo_key(req: fnv1.RunFunctionRequest, xr: Composite, namespaced_selectors: bool) -> bytes:
+def memo_key(
+    req: fnv1.RunFunctionRequest,
+    xr: Composite,
+    keys: Collection[str],
+    namespaced_selectors: bool,
+) -> bytes:
     """A digest of what a `Prepared` is made of.
 
-    The Input and the flavors fetched (parse.shared_key), and what decides which of
+    The Input and the flavors fetched under `keys` (parse.shared_key), and what decides which of
     them the actor gets: its flavors in order, its namespace, and whether the
     caller's selectors honour namespaces.
     """
     return digest_of(
         [
-            parse.shared_key(req, requirements.possible_keys(xr.flavors)),
+            parse.shared_key(req, keys),
             "\n".join(xr.flavors).encode(),
             xr.namespace.encode(),
             b"namespaced" if xr.namespaced else b"",

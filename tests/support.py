@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import hashlib
 import ipaddress
 import os
 import re
@@ -28,6 +27,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from google.protobuf import struct_pb2
 
+# How Crossplane tags a request, stated once for the bench and the tests: tests that
+# serve several requests tag them this way (a client that sends one tag with other
+# content lies to the response cache, which trusts the tag).
+from bench.request import crossplane_tag  # noqa: F401  # re-exported for the tests
 from function.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,19 +88,6 @@ def flavored_request(data: dict[str, Any], **kwargs: Any) -> fnv1.RunFunctionReq
         {"metadata": {"name": "shape"}, "data": data}
     )
     return req
-
-
-def crossplane_tag(req: fnv1.RunFunctionRequest) -> str:
-    """The tag Crossplane gives a request: a SHA-256 of it before meta and what the loop fetches.
-
-    A client that sends one tag with other content lies to the response cache, which
-    trusts Crossplane's tag; tests that serve several requests tag them this way.
-    """
-    content = fnv1.RunFunctionRequest()
-    content.CopyFrom(req)
-    for loop_field in ("meta", "required_resources", "extra_resources", "required_schemas"):
-        content.ClearField(loop_field)
-    return hashlib.sha256(content.SerializeToString(deterministic=True)).hexdigest()
 
 
 def fatal_messages(rsp: fnv1.RunFunctionResponse) -> list[str]:

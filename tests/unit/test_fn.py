@@ -12,6 +12,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from function import parse
 from function import pipeline as fn
 from function.codec import structs
+from function.resolve import requirements
 from tests import support
 
 
@@ -269,7 +270,8 @@ def _two_flavors(order: list[str], **xr_metadata: Any) -> fnv1.RunFunctionReques
 
 
 def memo_key(req: fnv1.RunFunctionRequest, selectors: bool = False) -> bytes:
-    return fn.memo_key(req, parse.composite(req), selectors)
+    xr = parse.composite(req)
+    return fn.memo_key(req, xr, requirements.possible_keys(xr.flavors), selectors)
 
 
 def test_the_resolve_memo_keeps_apart_what_decides_an_actors_flavors() -> None:
