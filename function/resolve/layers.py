@@ -67,7 +67,8 @@ class Flavors:
     labels: dict[str, str]
     # Deprecated flavors, and keys a flavor set and cannot.
     warnings: tuple[str, ...]
-    # The flavors merged with each other; None when two clash (the actor may settle it).
+    # The defaults with the flavors merged with each other laid over them; None when
+    # two flavors clash (the actor may settle it).
     merged: dict[str, Any] | None
     # Why a flavor nests too deeply: refused once the actor's own nesting is checked.
     # A message, not the error: an error raised again on every call would keep a
@@ -95,7 +96,9 @@ def on_their_own(fetched: Sequence[Flavor]) -> Flavors:
     except FlavorError as exc:
         return Flavors(tuple(fetched), layers, labels, tuple(warnings), None, str(exc))
     try:
-        merged: dict[str, Any] | None = merge.merge_flavors(layers, labels=labels)
+        merged: dict[str, Any] | None = merge.overlay(
+            spec_model.DEFAULTS, merge.merge_flavors(layers, labels=labels)
+        )
     except MergeConflictError:
         merged = None
     return Flavors(tuple(fetched), layers, labels, tuple(warnings), merged)
@@ -129,7 +132,7 @@ def resolve_with(xr: Composite, flavors: Flavors) -> Resolution:
     if flavors.merged is None:
         data = merge.layered(spec_model.DEFAULTS, flavors.layers, actor, flavors.labels)
     else:
-        data = merge.laid_over(spec_model.DEFAULTS, flavors.merged, actor)
+        data = merge.laid_over(flavors.merged, actor)
     _with_state_proxy_defaults(data)
     identity: dict[str, Any] = {k: xr.spec[k] for k in ("actor", "flavors") if k in xr.spec}
     data |= identity

@@ -233,13 +233,11 @@ def layered(
     return LAYERS.merge(overlay(defaults, merged), actor)
 
 
-def laid_over(
-    defaults: Mapping[str, Any], merged: dict[str, Any], actor: dict[str, Any]
-) -> dict[str, Any]:
-    """An actor's three layers when its flavors were merged without it, and did not clash.
+def laid_over(below: Mapping[str, Any], actor: dict[str, Any]) -> dict[str, Any]:
+    """An actor's spec over the defaults and its flavors, merged without it (they did not clash).
 
-    `merged` is shared (the resolve memo keeps it), so it is copied before deepmerge
+    `below` is shared (the resolve memo keeps it), so it is copied before deepmerge
     writes into it. Returns a new dict that may share with `actor` the maps nothing
     wrote into; no input is ever changed.
     """
-    return LAYERS.merge(overlay(defaults, clone(merged)), actor)
+    return overlay(below, actor)
