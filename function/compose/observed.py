@@ -43,6 +43,18 @@ def _manifest_part(
     return part if isinstance(part, Mapping) else {}
 
 
+def container_env(body: Mapping[str, Any] | None, container: str, name: str) -> str:
+    """An env var's value in a container of an observed Deployment's pod template ('' if absent)."""
+    pod_spec = _dig(manifest_spec(body), "template", "spec")
+    for item in (pod_spec or {}).get("containers") or []:
+        if isinstance(item, Mapping) and item.get("name") == container:
+            for var in item.get("env") or []:
+                if isinstance(var, Mapping) and var.get("name") == name:
+                    value = var.get("value")
+                    return value if isinstance(value, str) else ""
+    return ""
+
+
 def condition(status: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:
     """Return the condition of a type from a status block, or None."""
     for item in status.get("conditions") or []:

@@ -10,11 +10,13 @@ from function.compose import observed
 from function.compose.render import meta
 from function.compose.render.transport import QueueState
 from function.errors import InputError
+from function.models import pod
 from function.models.plan import Plan
 
 QUEUE = "sqs-queue"
 # SQS queue names: at most 80 characters of letters, digits, hyphens and underscores.
 MAX_QUEUE_NAME = 80
+QUEUE_URL_ENV = "ASYA_QUEUE_URL"
 
 
 def queue_name(plan: Plan) -> str:
@@ -39,12 +41,17 @@ def queue_url(plan: Plan) -> str:
 
 
 def known_queue_url(plan: Plan) -> str:
-    """The queue URL: observed on the queue, else the one the ScaledObject already has.
+    """The queue URL: observed on the queue, else the one last rendered from it.
 
-    Once a ScaledObject exists it keeps being rendered, so a transient queue status
-    without the URL never deletes the autoscaler.
+    A provider restart can leave the queue observed without its status for a while.
+    The URL an actor's pods and autoscaler already use is kept meanwhile (read back
+    from the observed Deployment's sidecar and the ScaledObject's trigger): a
+    transient status never rolls the pods nor deletes the autoscaler.
     """
     url = queue_url(plan)
+    if url:
+        return url
+    url = observed.container_env(plan.observed.get(meta.DEPLOYMENT), pod.SIDECAR, QUEUE_URL_ENV)
     if url:
         return url
     for trigger in (
@@ -148,8 +155,8 @@ class SQS:
             {"name": "ASYA_TRANSPORT", "value": self.name},
             {"name": "ASYA_AWS_REGION", "value": plan.settings.aws.region},
         ]
-        if url := queue_url(plan):
-            env.append({"name": "ASYA_QUEUE_URL", "value": url})
+        if url := known_queue_url(plan):
+            env.append({"name": QUEUE_URL_ENV, "value": url})
         if plan.settings.sidecar.sqs_endpoint:
             env.append({"name": "ASYA_SQS_ENDPOINT", "value": plan.settings.sidecar.sqs_endpoint})
         return env
