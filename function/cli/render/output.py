@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
+from function.cli.render import go_scalars
 from function.cli.render.files import Document, resource_name
 from function.cli.render.pipeline import Outcome
 from function.codec import structs
@@ -129,7 +130,8 @@ class KubernetesDumper(yaml.SafeDumper):
     """Writes scalars as Kubernetes' serializer (sigs.k8s.io/yaml over go-yaml v2) does.
 
     A string that would not read back as a string (`"True"`, `"4"`, `""`, a
-    timestamp) is double-quoted, a string with a newline is a literal block, and
+    timestamp, and what go-yaml v2 alone reads otherwise: `"y"`, `"1e-3"`,
+    `"0o17"`) is double-quoted, a string with a newline is a literal block, and
     UTF-8 is written as is; other quoting and the 80-column folding of long plain
     scalars come from the same libyaml emitter rules both share.
     """
@@ -142,8 +144,8 @@ def _represent_str(dumper: KubernetesDumper, value: str) -> yaml.ScalarNode:
     style = None
     if "\n" in value:
         style = "|"
-    # The tag the value would read back with, plain: anything but str must be quoted.
-    elif value == "" or _plain_tag(dumper, value) != _STR:
+    # Quoted unless both go-yaml v2 (kubectl, crossplane) and PyYAML read it plain as a string.
+    elif not go_scalars.is_string(value) or _plain_tag(dumper, value) != _STR:
         style = '"'
     return dumper.represent_scalar(_STR, value, style=style)
 
