@@ -16,6 +16,11 @@ def _dig(body: Any, *keys: str) -> Any:
     return body
 
 
+def _list(value: Any) -> list[Any]:
+    """A list read from observed state; anything else there reads as none."""
+    return value if isinstance(value, list) else []
+
+
 def is_wrapped(body: Mapping[str, Any]) -> bool:
     """Tell whether an observed object is a provider-kubernetes Object."""
     return (
@@ -45,10 +50,9 @@ def _manifest_part(
 
 def container_env(body: Mapping[str, Any] | None, container: str, name: str) -> str:
     """An env var's value in a container of an observed Deployment's pod template ('' if absent)."""
-    pod_spec = _dig(manifest_spec(body), "template", "spec")
-    for item in (pod_spec or {}).get("containers") or []:
+    for item in _list(_dig(manifest_spec(body), "template", "spec", "containers")):
         if isinstance(item, Mapping) and item.get("name") == container:
-            for var in item.get("env") or []:
+            for var in _list(item.get("env")):
                 if isinstance(var, Mapping) and var.get("name") == name:
                     value = var.get("value")
                     return value if isinstance(value, str) else ""
@@ -57,7 +61,7 @@ def container_env(body: Mapping[str, Any] | None, container: str, name: str) -> 
 
 def condition(status: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:
     """Return the condition of a type from a status block, or None."""
-    for item in status.get("conditions") or []:
+    for item in _list(status.get("conditions")):
         if isinstance(item, Mapping) and item.get("type") == kind:
             return item
     return None
@@ -73,6 +77,11 @@ def at_provider(body: Mapping[str, Any] | None, key: str) -> str:
     """Return a managed resource's status.atProvider field as a string ('' if absent)."""
     value = _dig(body or {}, "status", "atProvider", key)
     return value if isinstance(value, str) else ""
+
+
+def triggers(body: Mapping[str, Any] | None) -> list[Any]:
+    """An observed ScaledObject's triggers (none when absent or misshapen)."""
+    return _list(manifest_spec(body).get("triggers"))
 
 
 def number(status: Mapping[str, Any], key: str) -> int:

@@ -45,7 +45,7 @@ class Case:
     def run(self) -> tuple[list[dict[str, Any]], Outcome]:
         """The documents render prints, and the pipeline's outcome behind them."""
         inputs = command.RenderInputs(
-            files.load_one(str(ROOT / self.xr), "XR"),
+            files.load_composite(str(ROOT / self.xr)),
             files.load_composition(str(ROOT / self.composition)),
             files.load_functions(str(EXAMPLES / "functions.yaml")),
             self._observed(),

@@ -203,3 +203,24 @@ def test_unobserved_resources_are_not_ready() -> None:
     actor = plan()
     report = status.derive(actor, render.render_all(actor))
     assert report.ready == {"sqs-queue": False, "triggerauthentication": False, "deployment": False}
+
+
+@pytest.mark.parametrize("junk", [5, "Ready", {"type": "Ready"}, None], ids=repr)
+def test_misshapen_observed_lists_read_as_none(junk: Any) -> None:
+    # Observed state comes from providers and users' objects: conditions, triggers or
+    # containers of another shape must not crash the function (an internal error).
+    observed = stage("ready")
+    deployment = observed["deployment"]
+    deployment["status"]["atProvider"]["manifest"]["status"]["conditions"] = junk
+    deployment["spec"]["forProvider"]["manifest"]["spec"] = {
+        "template": {"spec": {"containers": junk}}
+    }
+    observed["scaledobject"]["spec"]["forProvider"]["manifest"]["spec"]["triggers"] = junk
+    observed["sqs-queue"]["status"]["conditions"] = junk
+    actor = plan(observed=observed)
+    report = status.derive(actor, render.render_all(actor))
+    assert report.status["infrastructure"]["queue"]["message"] == (
+        "waiting for the queue to become ready: no Ready condition yet"
+    )
+    assert report.status["infrastructure"]["workload"]["ready"] is False
+    assert report.phase.value == "Creating"

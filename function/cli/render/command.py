@@ -371,7 +371,7 @@ def render(
             err=True,
         )
     try:
-        xr = files.load_one(composite_resource, "composite resource")
+        xr = files.load_composite(composite_resource)
         composition = files.load_composition(composition_file)
         functions = [
             _annotated(function, _key_values(function_annotations, "--function-annotations"))
@@ -413,5 +413,12 @@ def render(
         )
     except RenderError as exc:
         click.echo(f"function-asya: error: {exc}", err=True)
+        sys.exit(1)
+    except Exception as exc:  # noqa: BLE001  # The command's boundary: never a traceback.
+        click.echo(
+            f"function-asya: error: internal error ({type(exc).__name__}: {exc}); "
+            "please report it with the files that caused it",
+            err=True,
+        )
         sys.exit(1)
     click.echo(output.dump(documents), nl=False)

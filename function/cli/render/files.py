@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from function.cli.render import shapes
 from function.cli.render.errors import RenderError
 
 COMPOSITION_RESOURCE_NAME = "crossplane.io/composition-resource-name"
@@ -76,7 +77,10 @@ def load_text(text: str, source: str) -> list[Document]:
                 f"cannot parse {source}: document {index + 1} is not a Kubernetes object "
                 "(it needs apiVersion and kind)"
             )
-        documents.append(Document(source=source, body=body))
+        settled = shapes.without_null_maps(body)
+        where = f"cannot load {source}" + (f" (document {index + 1})" if index else "")
+        shapes.check_object(settled, where)
+        documents.append(Document(source=source, body=settled))
     return documents
 
 
@@ -105,6 +109,13 @@ def load_one(path: str, what: str) -> Document:
     return documents[0]
 
 
+def load_composite(path: str) -> Document:
+    """Load a composite resource (an XR), whose spec must be a map."""
+    xr = load_one(path, "composite resource")
+    shapes.check_composite(xr.body, f"cannot load composite resource from {path}")
+    return xr
+
+
 def load_composition(path: str) -> Document:
     """Load a Composition and check it is a function pipeline."""
     composition = load_one(path, "Composition")
@@ -113,6 +124,7 @@ def load_composition(path: str) -> Document:
             f'cannot load Composition from "{path}": not a composition: '
             f"{composition.kind}/{composition.name}"
         )
+    shapes.check_composition(composition.body, f"cannot load Composition from {path}")
     spec = composition.body.get("spec") or {}
     if spec.get("mode") != "Pipeline":
         raise RenderError(

@@ -91,7 +91,7 @@ def explain(xr: str, required: tuple[str, ...], output: str) -> None:
     prints the function's error and exits 1.
     """
     try:
-        body = files.load_one(xr, "XR").body
+        body = files.load_composite(xr).body
         entries = library.load(required)
     except RenderError as exc:
         _fail(str(exc))

@@ -54,11 +54,10 @@ def known_queue_url(plan: Plan) -> str:
     url = observed.container_env(plan.observed.get(meta.DEPLOYMENT), pod.SIDECAR, QUEUE_URL_ENV)
     if url:
         return url
-    for trigger in (
-        observed.manifest_spec(plan.observed.get(meta.SCALED_OBJECT)).get("triggers") or []
-    ):
+    for trigger in observed.triggers(plan.observed.get(meta.SCALED_OBJECT)):
         if isinstance(trigger, Mapping) and trigger.get("name") == meta.TRIGGER:
-            existing = (trigger.get("metadata") or {}).get("queueURL")
+            metadata = trigger.get("metadata")
+            existing = metadata.get("queueURL") if isinstance(metadata, Mapping) else None
             if isinstance(existing, str) and existing:
                 return existing
     return ""
