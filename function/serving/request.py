@@ -14,8 +14,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import descriptor_pb2, descriptor_pool, message, message_factory
 
 from function import errors
-
-PROTOBUF_DEPTH_LIMIT = 100
+from function.codec import nesting
 
 
 def _part_of_request(name: str, fields: tuple[str, ...]) -> Any:
@@ -111,7 +110,7 @@ def decode(data: bytes) -> fnv1.RunFunctionRequest | Undecodable:
         if "MaxDepth" in str(exc):
             error = errors.InputError(
                 "cannot read the request: it nests deeper than protobuf's limit of "
-                f"{PROTOBUF_DEPTH_LIMIT} levels (about 30 levels of YAML); a flavor's data "
+                f"{nesting.PROTOBUF_MAX_DEPTH} levels (about 30 levels of YAML); a flavor's data "
                 "or the actor's spec is nested too deeply"
             )
         else:

@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from function.cli.render.errors import RenderError
-from function.resolve import limits, paths
+from function.codec import nesting
 
-# protobuf refuses messages nested more than 100 levels deep; a YAML level costs
-# three (a Struct, its map entry, a Value) below the request's own few levels.
+# What protobuf carries (codec.nesting), below the request's own few levels.
 MAX_DOCUMENT_NESTING = 30
 NULL_MAPS = ("labels", "annotations")
 METADATA_STRINGS = ("name", "namespace", "generateName", "uid", "resourceVersion")
@@ -100,10 +99,11 @@ def check_object(body: dict[str, Any], where: str) -> None:
     ):
         if not isinstance(reference, dict):
             raise shape.fail(f"metadata.ownerReferences[{index}]", "a map", reference)
-    found = limits.too_deep(body, MAX_DOCUMENT_NESTING)
+    found = nesting.too_deep(body, MAX_DOCUMENT_NESTING)
     if found is not None:
+        dotted = "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in found)
         raise RenderError(
-            f"{where}: {paths.dotted(found)}: nests more than {MAX_DOCUMENT_NESTING} levels deep, "
+            f"{where}: {dotted.removeprefix('.')}: nests more than {MAX_DOCUMENT_NESTING} levels deep, "
             "more than protobuf carries to a function"
         )
 
