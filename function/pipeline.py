@@ -224,15 +224,19 @@ def write(
         },
     )
     context = response_bytes.context(response_bytes.struct_entry(RESOLVED_SPEC_CONTEXT_KEY, spec))
-    for warning in resolution.warnings:
-        rsp.results.append(
-            fnv1.Result(
-                severity=fnv1.SEVERITY_WARNING,
-                message=warning,
-                reason="FlavorWarning",
-                target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
+    for reason, warnings in (
+        ("FlavorWarning", resolution.warnings),
+        ("TimeoutWarning", resolution.timeout_warnings),
+    ):
+        for warning in warnings:
+            rsp.results.append(
+                fnv1.Result(
+                    severity=fnv1.SEVERITY_WARNING,
+                    message=warning,
+                    reason=reason,
+                    target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
+                )
             )
-        )
     applied = ", ".join(resolution.applied)
     _condition(
         rsp,

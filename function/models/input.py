@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import timedelta
 from typing import Any, Literal
@@ -29,6 +30,8 @@ _AWS_PATTERNS = {
     "region": (re.compile(REGION), "an AWS region (such as us-east-1)"),
     "account_id": (re.compile(ACCOUNT_ID), "an AWS account id (12 digits)"),
 }
+# Pub/Sub's longest ack deadline.
+MAX_ACK_DEADLINE = 600
 _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
 
 
@@ -172,9 +175,22 @@ class PubSub(_Settings):
     project: str = Field("", description="The GCP project; required with transport: pubsub.")
     provider_config_name: str = Field("default", description="provider-gcp ProviderConfig.")
     endpoint: str = Field("", description="An emulator endpoint for the sidecar.")
-    ack_deadline_seconds: int = Field(300, ge=10, le=600)
+    ack_deadline_seconds: int = Field(
+        300,
+        ge=10,
+        le=MAX_ACK_DEADLINE,
+        description="Unset: 300, or the actor's timeout up to Pub/Sub's 600 when longer.",
+    )
     message_retention_duration: str = Field("604800s", pattern=r"^\d+s$")
     keda: PubSubKeda = Field(default_factory=PubSubKeda)
+
+    def ack_deadline_for(self, actor_timeout_seconds: float) -> int:
+        """The subscription's ack deadline: the Input's, else long enough for the actor's calls."""
+        if "ack_deadline_seconds" in self.model_fields_set:
+            return self.ack_deadline_seconds
+        return max(
+            self.ack_deadline_seconds, min(MAX_ACK_DEADLINE, math.ceil(actor_timeout_seconds))
+        )
 
 
 class Kubernetes(_Settings):

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from function.models import names, pod
+from function.models import names, pod, timeouts
 
 PullPolicy = Literal["Always", "IfNotPresent", "Never"]
 # Fields that say what the actor is or which flavors it uses; flavors cannot set them.
@@ -120,6 +120,20 @@ class Resiliency(_Spec):
     rules: list[Rule] = Field(default_factory=list)
     actor_timeout: str | None = None
 
+    @field_validator("actor_timeout")
+    @classmethod
+    def _a_go_duration(cls, value: str | None) -> str | None:
+        # The sidecar would refuse to start on anything else: refused here instead.
+        if value is None:
+            return value
+        try:
+            seconds = timeouts.go_duration_seconds(value)
+        except ValueError:
+            raise ValueError("must be a duration such as 30s, 5m or 1h30m") from None
+        if seconds <= 0:
+            raise ValueError("must be longer than zero")
+        return value
+
 
 class SidecarImage(_Spec):
     """The sidecar image, as repository, tag and pull policy."""
@@ -211,6 +225,13 @@ class Spec(_Spec):
     tracing: Tracing | None = None
     state_proxy: list[StateProxy] = Field(default_factory=list)
     secret_refs: list[SecretRef] = Field(default_factory=list)
+
+    @property
+    def actor_timeout_seconds(self) -> float:
+        """How long a call may take: `resiliency.actorTimeout`, else the sidecar's default."""
+        return timeouts.actor_timeout_seconds(
+            self.resiliency.actor_timeout if self.resiliency else None
+        )
 
 
 def as_data(model: BaseModel) -> dict[str, Any]:

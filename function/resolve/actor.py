@@ -7,12 +7,12 @@ request, `flavors lint` and `explain` for files (as Crossplane 2 would fetch the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from function.models.input import Input
 from function.models.xr import Composite
-from function.resolve import layers, requirements, sources, validate
+from function.resolve import layers, requirements, sources, timeouts, validate
 
 
 @dataclass(frozen=True)
@@ -74,4 +74,7 @@ def resolve_with(xr: Composite, settings: Input, flavors: layers.Flavors) -> lay
     """
     resolution = layers.resolve_with(xr, flavors)
     validate.check(resolution.spec, settings, resolution.provenance)
+    contradicting = timeouts.contradictions(resolution, settings)
+    if contradicting:
+        return replace(resolution, timeout_warnings=tuple(contradicting))
     return resolution

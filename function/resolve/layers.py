@@ -33,6 +33,8 @@ class Resolution:
     provenance: Provenance
     applied: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
+    # Timeouts that contradict the actor's (resolve.timeouts), said as warnings too.
+    timeout_warnings: tuple[str, ...] = field(default=())
 
 
 def _without_ignored(flavor: Flavor, warnings: list[str]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from function.errors import FunctionError, MergeConflictError
 from function.models import names
 from function.models import xr as xr_model
 from function.models.input import Input
-from function.resolve import layers, merge, validate
+from function.resolve import actor, layers, merge
 from function.resolve.layers import IGNORED_IN_FLAVORS
 from function.resolve.sources import FLAVOR_LABEL
 
@@ -101,10 +101,13 @@ def check_flavor(entry: Entry, settings: Input) -> list[Finding]:
             )
         )
     try:
-        resolution = layers.resolve(_placeholder_xr(entry), [flavor])
-        validate.check(resolution.spec, settings, resolution.provenance)
+        resolution = actor.resolve_with(
+            _placeholder_xr(entry), settings, layers.on_their_own([flavor])
+        )
     except FunctionError as exc:
         found.append(Finding(name, exc.path, ERROR, str(exc)))
+        return found
+    found += [Finding(name, "", WARNING, warning) for warning in resolution.timeout_warnings]
     return found
 
 
@@ -137,10 +140,10 @@ def check_actor(body: dict[str, Any], entries: Sequence[Entry], settings: Input)
     metadata = body.get("metadata") or {}
     name = str((body.get("spec") or {}).get("actor") or metadata.get("name") or "?")
     try:
-        library.resolve(body, entries, settings)
+        resolution = library.resolve(body, entries, settings)
     except FunctionError as exc:
         return [Finding(None, exc.path, ERROR, str(exc), actor=name)]
-    return []
+    return [Finding(None, "", WARNING, w, actor=name) for w in resolution.timeout_warnings]
 
 
 def lint(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from function.compose.render import containers, meta, transports
-from function.models import pod
+from function.models import pod, timeouts
 from function.models.plan import Plan
 from function.models.spec import as_data
 
@@ -43,7 +43,8 @@ def render(plan: Plan) -> dict[str, Any]:
     never fights the HPA; with scaling disabled it is the actor's `replicas`.
     """
     spec = plan.spec
-    template_spec: dict[str, Any] = {"terminationGracePeriodSeconds": 30}
+    grace = timeouts.grace_period_seconds(spec.actor_timeout_seconds)
+    template_spec: dict[str, Any] = {"terminationGracePeriodSeconds": grace}
     if transports.of(plan).uses_irsa(plan):
         template_spec["serviceAccountName"] = meta.service_account_name(plan)
     if spec.init_containers:

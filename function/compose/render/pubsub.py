@@ -60,7 +60,9 @@ class PubSub:
                 "subscription",
                 {
                     "topicSelector": {"matchControllerRef": True},
-                    "ackDeadlineSeconds": settings.ack_deadline_seconds,
+                    "ackDeadlineSeconds": settings.ack_deadline_for(
+                        plan.spec.actor_timeout_seconds
+                    ),
                     "messageRetentionDuration": settings.message_retention_duration,
                     # An empty ttl: the subscription never expires.
                     "expirationPolicy": {"ttl": ""},
