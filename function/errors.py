@@ -48,6 +48,12 @@ class SpecError(FlavorError):
     reason = "InvalidSpec"
 
 
+class ActorTakenError(SpecError):
+    """Another XR's actor already has this actor's name in its namespace."""
+
+    reason = "ActorNameTaken"
+
+
 class WaitingForFlavorsError(FlavorError):
     """Some requested flavors do not exist; fail closed until they do."""
 

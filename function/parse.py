@@ -108,6 +108,14 @@ def shared_key(req: fnv1.RunFunctionRequest, keys: Collection[str]) -> bytes:
     return digest_of(parts)
 
 
+def fetched(req: fnv1.RunFunctionRequest, key: str) -> list[dict[str, Any]] | None:
+    """What Crossplane fetched under one requirement key (None when it has not yet)."""
+    for answers in (req.required_resources, req.extra_resources):
+        if key in answers:
+            return [plain(item.resource) for item in answers[key].items]
+    return None
+
+
 def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, Any]]:
     """Return a read-only view of each observed composed resource, by composition resource name."""
     return {name: View(item.resource) for name, item in req.observed.resources.items()}

@@ -21,7 +21,7 @@ from function.compose import render, status
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.xr import Composite
-from function.resolve import actor, merge, requirements
+from function.resolve import actor, merge, ownership, requirements
 from function.resolve.layers import Flavors, Resolution
 
 INTERNAL_ERROR = (
@@ -106,7 +106,9 @@ class FunctionRunner:
         wanted: list[requirements.Requirement] = []
         try:
             xr = parse.composite(req)
-            wanted = requirements.for_flavors(xr.flavors)
+            # The actor's own: never in the memo, which actors of other names share.
+            workloads = requirements.for_workloads(xr.spec.get("actor"), xr.namespace)
+            wanted = [*requirements.for_flavors(xr.flavors), *workloads]
             selectors = parse.supports_required_resources(req)
             keys = requirements.possible_keys(xr.flavors)
             key = memo_key(req, xr, keys, selectors) if self.memo.enabled else b""
@@ -114,14 +116,17 @@ class FunctionRunner:
             if prepared is None:
                 read = parse.shared(req, keys)
                 found = actor.lookup(xr, read.settings, namespaced_selectors=selectors)
-                wanted = found.wanted
+                wanted = [*found.wanted, *workloads]
                 fetched = read.answered(found.keys)
                 if fetched is None:
                     return write(req, Pending(read.settings, wanted))
-                prepared = Prepared(read.settings, wanted, actor.flavors_of(found, fetched))
+                prepared = Prepared(read.settings, found.wanted, actor.flavors_of(found, fetched))
                 self.memo.put(key, prepared)
-            wanted = prepared.wanted
+            wanted = [*prepared.wanted, *workloads]
             resolution = actor.resolve_with(xr, prepared.settings, prepared.flavors)
+            ownership.refuse_if_taken(
+                xr, resolution.spec.actor, parse.fetched(req, requirements.WORKLOADS_KEY)
+            )
             outcome = compose(req, xr, prepared.settings, wanted, resolution)
             answer = write(req, outcome)
         except errors.FunctionError as exc:
@@ -251,17 +256,18 @@ def write(
 def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requirement]) -> None:
     """Declare every requirement in both the v2 and the Crossplane 1.x fields."""
     for requirement in wanted:
-        selector = fnv1.ResourceSelector(
-            api_version=requirement.api_version,
-            kind=requirement.kind,
-            match_name=requirement.flavor,
-        )
+        selector = fnv1.ResourceSelector(api_version=requirement.api_version, kind=requirement.kind)
+        if requirement.match_labels:
+            selector.match_labels.labels.update(dict(requirement.match_labels))
+        else:
+            selector.match_name = requirement.flavor
+        if requirement.legacy:
+            # Crossplane 1.x ignores a selector's namespace: asked without one, and only
+            # for what may be looked for everywhere.
+            rsp.requirements.extra_resources[requirement.key].CopyFrom(selector)
         if requirement.namespace:
             selector.namespace = requirement.namespace
         rsp.requirements.resources[requirement.key].CopyFrom(selector)
-        # Crossplane 1.x ignores a selector's namespace: never ask it for a namespaced one.
-        if requirement.legacy:
-            rsp.requirements.extra_resources[requirement.key].CopyFrom(selector)
 
 
 def _condition(rsp: fnv1.RunFunctionResponse, ok: bool, reason: str, message: str) -> None:

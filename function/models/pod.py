@@ -6,6 +6,9 @@ off them, so a name is reserved exactly where it is used.
 
 from __future__ import annotations
 
+# Every object of an actor carries its name under this label.
+ACTOR_LABEL = "asya.sh/actor"
+
 RUNTIME = "asya-runtime"
 SIDECAR = "asya-sidecar"
 CONNECTOR_PREFIX = "asya-state-proxy-"

@@ -1,13 +1,17 @@
-"""Which flavors to ask Crossplane for.
+"""What to ask Crossplane for: the actor's flavors, and the Deployments of its name.
 
 For each flavor its EnvironmentConfig and, where it is safe, a ConfigMap of the
-same name in the actor's namespace.
+same name in the actor's namespace; and the Deployments labelled with the actor's
+name in that namespace, to find another actor already using the name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from function.models import names, pod
 
 API_VERSION = "apiextensions.crossplane.io/v1beta1"
 KIND = "EnvironmentConfig"
@@ -23,11 +27,15 @@ class Requirement:
     kind: str = KIND
     # Set for namespaced objects: never look across namespaces.
     namespace: str = ""
+    # Objects selected by these labels, instead of the one named after the flavor.
+    match_labels: tuple[tuple[str, str], ...] = ()
+    # Asked of Crossplane 1.x too, which looks in every namespace: the answer is filtered.
+    anywhere_on_legacy: bool = False
 
     @property
     def legacy(self) -> bool:
         """Whether Crossplane 1.x may be asked for it too (it ignores a selector's namespace)."""
-        return not self.namespace
+        return not self.namespace or self.anywhere_on_legacy
 
 
 def key_for(flavor: str) -> str:
@@ -64,3 +72,27 @@ def for_flavors(flavors: Sequence[str], namespace: str | None = None) -> list[Re
                 )
             )
     return wanted
+
+
+# The Deployments of an actor's name in its namespace.
+WORKLOADS_KEY = "actor-deployments"
+
+
+def for_workloads(actor: Any, namespace: str) -> list[Requirement]:
+    """Ask for the Deployments labelled with the actor's name in its namespace.
+
+    None for a name no label can carry: the spec's validation refuses it anyway.
+    """
+    if not isinstance(actor, str) or names.label_problem(actor):
+        return []
+    return [
+        Requirement(
+            key=WORKLOADS_KEY,
+            flavor="",
+            api_version="apps/v1",
+            kind="Deployment",
+            namespace=namespace,
+            match_labels=((pod.ACTOR_LABEL, actor),),
+            anywhere_on_legacy=True,
+        )
+    ]

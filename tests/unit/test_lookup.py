@@ -13,7 +13,7 @@ from function.cli.tools import library, lint
 from function.errors import FunctionError
 from function.models import input as fn_input
 from function.models import xr as xr_model
-from function.resolve import actor
+from function.resolve import actor, requirements
 from tests import support
 
 TEAM_FLAVOR = {
@@ -55,7 +55,10 @@ def looked_up(xr: dict[str, Any], mode: str, *, capable: bool) -> set[tuple[str,
 def test_the_function_asks_for_what_the_boundary_looks_up(
     xr: dict[str, Any], mode: str, capable: bool
 ) -> None:
-    assert asked_by_the_function(xr, mode, capable=capable) == looked_up(xr, mode, capable=capable)
+    asked = asked_by_the_function(xr, mode, capable=capable)
+    # Besides the flavors, the function asks for the Deployments of the actor's name.
+    assert (requirements.WORKLOADS_KEY, "ml") in asked
+    assert asked - {(requirements.WORKLOADS_KEY, "ml")} == looked_up(xr, mode, capable=capable)
 
 
 def answered_by_the_function(xr: dict[str, Any], mode: str) -> tuple[list[str], Any]:

@@ -146,6 +146,36 @@ def check_actor(body: dict[str, Any], entries: Sequence[Entry], settings: Input)
     return [Finding(None, "", WARNING, w, actor=name) for w in resolution.timeout_warnings]
 
 
+def check_shared_names(actors: Sequence[dict[str, Any]]) -> list[Finding]:
+    """Actors of one namespace with the same `spec.actor`: the function refuses the second.
+
+    They would compose the same queue and Deployment; in a cluster the function finds the
+    other's Deployment (resolve.ownership), here the files say it.
+    """
+    by_name: dict[tuple[str, str], list[str]] = {}
+    for body in actors:
+        try:
+            xr = xr_model.parse(body)
+        except FunctionError:
+            continue  # check_actor reports it
+        actor_name = xr.spec.get("actor")
+        if isinstance(actor_name, str):
+            by_name.setdefault((xr.namespace, actor_name), []).append(xr.name)
+    return [
+        Finding(
+            None,
+            "actor",
+            ERROR,
+            f'"{actor_name}" is the actor of {len(owners)} AsyncActors in namespace '
+            f'"{namespace}" ({", ".join(owners)}): they would share one queue and one '
+            "Deployment, and the function refuses all but the first",
+            actor=actor_name,
+        )
+        for (namespace, actor_name), owners in sorted(by_name.items())
+        if len(set(owners)) > 1
+    ]
+
+
 def lint(
     entries: Sequence[Entry], actors: Sequence[dict[str, Any]], settings: Input
 ) -> list[Finding]:
@@ -154,4 +184,5 @@ def lint(
     found += check_pairs(entries)
     for body in actors:
         found += check_actor(body, entries, settings)
+    found += check_shared_names(actors)
     return found

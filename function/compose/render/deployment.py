@@ -8,6 +8,7 @@ from function.compose.render import containers, meta, transports
 from function.models import pod, timeouts
 from function.models.plan import Plan
 from function.models.spec import as_data
+from function.models.xr import COMPOSITE_LABEL
 
 
 def _volumes(plan: Plan) -> list[dict[str, Any]]:
@@ -31,7 +32,7 @@ def pod_labels(plan: Plan) -> dict[str, str]:
     return meta.user_labels(plan) | {
         "app.kubernetes.io/name": plan.actor,
         "app.kubernetes.io/component": "actor",
-        "asya.sh/actor": plan.actor,
+        pod.ACTOR_LABEL: plan.actor,
         "asya.sh/inject": "true",
     }
 
@@ -72,7 +73,10 @@ def render(plan: Plan) -> dict[str, Any]:
         "metadata": {
             "name": plan.actor,
             "namespace": plan.namespace,
-            "labels": meta.labels(plan, "actor") | {"asya.sh/inject": "true"},
+            # The XR's name, as Crossplane labels what it composes, also on a wrapped
+            # Deployment: how another actor of the same name finds it taken.
+            "labels": meta.labels(plan, "actor")
+            | {"asya.sh/inject": "true", COMPOSITE_LABEL: plan.xr.name},
         },
         "spec": deployment_spec,
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from function.models import pod
 from function.models.plan import Plan
 
 # Composition resource names: the same as upstream's composition, so a cluster
@@ -37,7 +38,7 @@ def labels(plan: Plan, component: str) -> dict[str, str]:
         "app.kubernetes.io/component": component,
         "app.kubernetes.io/part-of": "asya",
         "app.kubernetes.io/managed-by": "crossplane",
-        "asya.sh/actor": plan.actor,
+        pod.ACTOR_LABEL: plan.actor,
     }
 
 

@@ -1,0 +1,101 @@
+"""Two actors never share a queue or a workload: the second of one name in a namespace is refused."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from function import pipeline as fn
+from function.codec import structs
+from function.resolve import requirements
+from tests import support
+from tests.unit.test_tools import actor as actor_doc
+from tests.unit.test_tools import lint_json, write
+
+EXAMPLES = support.ROOT / "examples"
+
+
+def deployment(namespace: str, actor: str, composite: str | None) -> dict[str, Any]:
+    labels = {"asya.sh/actor": actor}
+    if composite is not None:
+        labels["crossplane.io/composite"] = composite
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": actor, "namespace": namespace, "labels": labels},
+    }
+
+
+def answer(*deployments: dict[str, Any], legacy: bool = False) -> fnv1.RunFunctionResponse:
+    """The function's answer for support.MINIMAL_XR (actor echo in team) with these fetched."""
+    req = support.request(copy.deepcopy(support.MINIMAL_XR), input=support.struct({}))
+    fetched = req.extra_resources if legacy else req.required_resources
+    items = fetched[requirements.WORKLOADS_KEY]
+    for body in deployments:
+        items.items.add().resource.update(body)
+    return fn.FunctionRunner().answer(req).message()
+
+
+def test_the_function_asks_for_the_deployments_of_the_actors_name() -> None:
+    rsp = answer()
+    selector = rsp.requirements.resources[requirements.WORKLOADS_KEY]
+    assert (selector.api_version, selector.kind, selector.namespace) == (
+        "apps/v1",
+        "Deployment",
+        "team",
+    )
+    assert dict(selector.match_labels.labels) == {"asya.sh/actor": "echo"}
+    # Crossplane 1.x ignores a namespace: asked everywhere, the answer filtered.
+    legacy = rsp.requirements.extra_resources[requirements.WORKLOADS_KEY]
+    assert legacy.namespace == ""
+    assert dict(legacy.match_labels.labels) == {"asya.sh/actor": "echo"}
+
+
+def test_another_xrs_deployment_of_the_name_refuses_the_actor_naming_that_xr() -> None:
+    rsp = answer(deployment("team", "echo", "other-echo-x9z8y"))
+    [message] = support.fatal_messages(rsp)
+    assert message.startswith(
+        'invalid actor spec: actor: "echo" is taken in namespace "team" by XR '
+        '"other-echo-x9z8y" (its Deployment team/echo): both would compose the queue '
+        "asya-team-echo and the Deployment echo"
+    )
+    assert [r.reason for r in rsp.results] == ["ActorNameTaken"]
+    # Nothing is composed: Crossplane changes nothing after a Fatal result.
+    assert dict(rsp.desired.resources) == {}
+
+
+def test_the_same_name_is_free_where_the_deployment_is_its_own_elsewhere_or_unlabelled() -> None:
+    for fetched in (
+        deployment("team", "echo", "echo-abcde"),  # its own
+        deployment("other-team", "echo", "other-echo-x9z8y"),  # Crossplane 1.x: everywhere
+        deployment("team", "echo", None),  # rendered before the label was set
+    ):
+        for legacy in (False, True):
+            rsp = answer(fetched, legacy=legacy)
+            assert support.fatal_messages(rsp) == []
+            assert "deployment" in rsp.desired.resources
+
+
+def test_the_rendered_deployment_carries_its_xrs_name() -> None:
+    rsp = answer()
+    body = structs.plain(rsp.desired.resources["deployment"].resource)
+    labels = body["spec"]["forProvider"]["manifest"]["metadata"]["labels"]
+    assert labels["crossplane.io/composite"] == "echo-abcde"
+    assert labels["asya.sh/actor"] == "echo"
+
+
+def test_lint_reports_two_actors_of_one_name_in_a_namespace(tmp_path: Path) -> None:
+    first = actor_doc("shared", [])
+    second = actor_doc("shared", []) | {"metadata": {"name": "shared-too", "namespace": "ml"}}
+    elsewhere = actor_doc("shared", []) | {"metadata": {"name": "shared", "namespace": "other"}}
+    actors = write(tmp_path / "actors.yaml", first, second, elsewhere)
+    code, findings = lint_json(str(EXAMPLES / "flavors"), "--actors", actors)
+    assert code == 1
+    [shared] = [f for f in findings if f.get("actor") == "shared"]
+    assert shared["path"] == "actor"
+    assert shared["message"].startswith(
+        '"shared" is the actor of 2 AsyncActors in namespace "ml" (shared, shared-too)'
+    )
