@@ -18,6 +18,7 @@ from crossplane.function.proto.v1beta1 import run_function_pb2 as fnv1beta1
 from crossplane.function.proto.v1beta1 import run_function_pb2_grpc as grpcv1beta1
 from google.protobuf import json_format
 
+from function.resolve import requirements
 from tests import support
 from tests.e2e.test_flavors_protocol import environment_config, fill
 
@@ -63,7 +64,11 @@ def test_crossplane_1_20_extra_resources_over_v1(channel: grpc.Channel) -> None:
         flavored(LEGACY_XR, "extra_resources", tag="1.20"), timeout=10
     )
     assert resolved(rsp)["scaling"]["maxReplicaCount"] == 3
-    assert set(rsp.requirements.extra_resources) == {"flavor-cpu-small", "flavor-scale-minimal"}
+    assert set(rsp.requirements.extra_resources) == {
+        "flavor-cpu-small",
+        "flavor-scale-minimal",
+        requirements.WORKLOADS_KEY,
+    }
     assert (
         rsp.desired.resources["deployment"].resource["apiVersion"]
         == "kubernetes.crossplane.io/v1alpha2"
@@ -106,8 +111,14 @@ def test_crossplane_2_0_first_call_asks_in_both_fields(channel: grpc.Channel) ->
     # Every EnvironmentConfig in both fields; the namespaced ConfigMaps only where
     # the namespace is honoured.
     legacy = {f"flavor-{name}" for name in FLAVORS}
-    assert set(rsp.requirements.extra_resources) == legacy
-    assert set(rsp.requirements.resources) == legacy | {f"namespace-flavor-{n}" for n in FLAVORS}
+    workloads = requirements.WORKLOADS_KEY
+    assert set(rsp.requirements.extra_resources) == legacy | {workloads}
+    assert set(rsp.requirements.resources) == legacy | {workloads} | {
+        f"namespace-flavor-{n}" for n in FLAVORS
+    }
+    # The Deployments of the actor's name: in its namespace, or everywhere on 1.x.
+    assert rsp.requirements.resources[workloads].namespace == "team"
+    assert rsp.requirements.extra_resources[workloads].namespace == ""
     for key in legacy:
         assert rsp.requirements.resources[key] == rsp.requirements.extra_resources[key]
     for name in FLAVORS:

@@ -58,6 +58,14 @@ def test_call_one_asks_call_two_resolves_with_identical_requirements(
     assert len(first.desired.resources) == 0
     assert not first.desired.composite.HasField("resource")
     requirements = json_format.MessageToDict(first.requirements)
+    workloads = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "matchLabels": {"labels": {"asya.sh/actor": "echo"}},
+    }
+    # The Deployments of the actor's name: in its namespace; everywhere on Crossplane 1.x.
+    assert requirements["resources"].pop("actor-deployments") == workloads | {"namespace": "team"}
+    assert requirements["extraResources"].pop("actor-deployments") == workloads
     assert requirements["resources"] == {
         "flavor-gpu-a100": {
             "apiVersion": "apiextensions.crossplane.io/v1beta1",
@@ -251,6 +259,7 @@ def test_a_namespaced_actor_asks_for_each_flavor_in_both_places_over_the_socket(
     first = stub.RunFunction(support.request(xr), timeout=10)
     selectors = first.requirements.resources
     assert [(k, s.kind, s.match_name, s.namespace) for k, s in sorted(selectors.items())] == [
+        ("actor-deployments", "Deployment", "", "ml"),
         ("flavor-gpu-a100", "EnvironmentConfig", "gpu-a100", ""),
         ("flavor-team-secrets", "EnvironmentConfig", "team-secrets", ""),
         ("namespace-flavor-gpu-a100", "ConfigMap", "gpu-a100", "ml"),
