@@ -12,25 +12,29 @@ RENDER_FLAGS ?= --required-resources examples/flavors --observed-resources examp
 
 .PHONY: render test test-fast lint typecheck pytest serve package clean bench soak
 
+# Installing says nothing on stdout (`make render > actor.yaml` is YAML on the first run too).
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "creating $(VENV)" >&2
+	@$(PYTHON) -m venv $(VENV) >&2
+	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
 
 # The install builds the C encoder in place: editing it (or the build) installs again.
 BUILD_INPUTS := pyproject.toml setup.py function/codec/_structwire.c
 
 # pip --quiet hides setuptools' warning when the optional C encoder cannot be built.
-CODEC_CHECK := $(BIN)/python -c "from function.codec import structs; structs.accelerated() or print('note: the C Struct encoder was not built (no C compiler or Python headers: gcc, python3-dev); function-asya uses protobuf\'s API instead, with the same answers, more slowly')"
+CODEC_CHECK := $(BIN)/python -c "import sys; from function.codec import structs; structs.accelerated() or print('note: the C Struct encoder was not built (no C compiler or Python headers: gcc, python3-dev); function-asya uses protobuf\'s API instead, with the same answers, more slowly', file=sys.stderr)"
 
 $(STAMP): $(BUILD_INPUTS) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	@echo "installing function-asya into $(VENV)" >&2
+	@$(BIN)/python -m pip install --quiet -e . >&2
 	@$(CODEC_CHECK)
-	touch $@
+	@touch $@
 
 $(DEV_STAMP): $(BUILD_INPUTS) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@echo "installing function-asya and its test tools into $(VENV)" >&2
+	@$(BIN)/python -m pip install --quiet -e '.[dev]' >&2
 	@$(CODEC_CHECK)
-	touch $@ $(STAMP)
+	@touch $@ $(STAMP)
 
 ## Render the example AsyncActor through the function and print the YAML stream.
 render: $(STAMP)

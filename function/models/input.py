@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -20,8 +20,8 @@ from pydantic.alias_generators import to_camel
 
 from function.errors import InputError
 
-API_VERSION = "asya.fn.crossplane.io/v1beta1"
-KIND = "Input"
+API_VERSION: Final = "asya.fn.crossplane.io/v1beta1"
+KIND: Final = "Input"
 
 # One pattern each, for the validator's message and the Input CRD's schema alike.
 REGION = r"^[a-z]{2}(-[a-z]+)+-\d+$"
@@ -30,6 +30,9 @@ _AWS_PATTERNS = {
     "region": (re.compile(REGION), "an AWS region (such as us-east-1)"),
     "account_id": (re.compile(ACCOUNT_ID), "an AWS account id (12 digits)"),
 }
+# GCP's rule for a project id: 6-30 lowercase letters, digits and hyphens, starting
+# with a letter and not ending with a hyphen (empty: not set).
+GCP_PROJECT = r"^([a-z][a-z0-9-]{4,28}[a-z0-9])?$"
 # Pub/Sub's longest ack deadline.
 MAX_ACK_DEADLINE = 600
 _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
@@ -78,8 +81,9 @@ class DLQ(_Settings):
 class SQS(_Settings):
     """Queue attributes."""
 
-    visibility_timeout_seconds: int = Field(30, ge=0)
-    message_retention_seconds: int = Field(345600, ge=60)
+    # SQS's own limits: 0 s to 12 hours, 60 s to 14 days.
+    visibility_timeout_seconds: int = Field(30, ge=0, le=43200)
+    message_retention_seconds: int = Field(345600, ge=60, le=1209600)
     receive_wait_time_seconds: int = Field(20, ge=0, le=20)
     dlq: DLQ = Field(default_factory=DLQ)
 
@@ -172,7 +176,11 @@ class PubSubKeda(_Settings):
 class PubSub(_Settings):
     """transport: pubsub. One project for the managed resources, KEDA and the sidecar."""
 
-    project: str = Field("", description="The GCP project; required with transport: pubsub.")
+    project: str = Field(
+        "",
+        pattern=GCP_PROJECT,
+        description="The GCP project id; required with transport: pubsub.",
+    )
     provider_config_name: str = Field("default", description="provider-gcp ProviderConfig.")
     endpoint: str = Field("", description="An emulator endpoint for the sidecar.")
     ack_deadline_seconds: int = Field(
@@ -183,6 +191,16 @@ class PubSub(_Settings):
     )
     message_retention_duration: str = Field("604800s", pattern=r"^\d+s$")
     keda: PubSubKeda = Field(default_factory=PubSubKeda)
+
+    @field_validator("project", mode="before")
+    @classmethod
+    def _a_project_id(cls, value: Any) -> Any:
+        if isinstance(value, str) and not re.match(GCP_PROJECT, value):
+            raise ValueError(
+                f"{value!r} is not a GCP project id (6-30 lowercase letters, digits and "
+                "hyphens, starting with a letter, not ending with a hyphen)"
+            )
+        return value
 
     def ack_deadline_for(self, actor_timeout_seconds: float) -> int:
         """The subscription's ack deadline: the Input's, else long enough for the actor's calls."""
@@ -202,8 +220,8 @@ class Kubernetes(_Settings):
 class Input(_Settings):
     """The Composition step's input; every field has a default, so an empty Input works."""
 
-    api_version: str = Field(API_VERSION, alias="apiVersion")
-    kind: str = KIND
+    api_version: Literal["asya.fn.crossplane.io/v1beta1"] = Field(API_VERSION, alias="apiVersion")
+    kind: Literal["Input"] = KIND
     transport: Literal["sqs", "rabbitmq", "pubsub"] = "sqs"
     aws: AWS = Field(default_factory=AWS)
     sqs: SQS = Field(default_factory=SQS)

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from function import durations
 from function.models import names, pod, timeouts
 
 PullPolicy = Literal["Always", "IfNotPresent", "Never"]
@@ -127,7 +128,7 @@ class Resiliency(_Spec):
         if value is None:
             return value
         try:
-            seconds = timeouts.go_duration_seconds(value)
+            seconds = durations.go_duration_seconds(value)
         except ValueError:
             raise ValueError("must be a duration such as 30s, 5m or 1h30m") from None
         if seconds <= 0:

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+import yaml
+from click.testing import CliRunner
 
+from function.cli.main import cli
 from tests import support
 
 pytestmark = pytest.mark.slow
@@ -63,3 +72,48 @@ def test_the_make_commands_the_readme_shows_are_targets() -> None:
     targets = {words[1] for words in commands("make") if len(words) > 1}
     assert {"render", "test", "serve"} <= targets
     assert sorted(t for t in targets if not re.search(rf"^{t}:", makefile, re.M)) == []
+
+
+def test_make_render_on_a_fresh_checkout_writes_only_yaml_to_stdout(tmp_path: Path) -> None:
+    # `make render > actor.yaml` as a new user's first command: the venv is created and
+    # the project installed on the way, and none of that may land in the file.
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=support.ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    checkout = tmp_path / "function-asya"
+    for name in filter(None, files):
+        source = support.ROOT / name.decode()
+        if source.is_file():
+            (checkout / name.decode()).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, checkout / name.decode())
+    result = subprocess.run(
+        ["make", "render", f"PYTHON={sys.executable}"],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    documents = list(yaml.safe_load_all(result.stdout))
+    assert result.stdout.startswith("---\n")
+    assert [d["kind"] for d in documents][:1] == ["XAsyncActor"]
+
+
+def test_the_readmes_explain_example_is_what_explain_prints() -> None:
+    [command] = commands("function-asya explain")
+    shown = README.split(shlex.join(command), 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    with contextlib.chdir(support.ROOT):
+        result = CliRunner().invoke(cli, command[1:])
+        as_json = CliRunner().invoke(cli, [*command[1:], "-o", "json"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in shown.splitlines() if not line.lstrip().startswith("# …")]
+    # The README shows the output's beginning, word for word.
+    assert result.stdout.startswith("\n".join(lines) + "\n")
+    sources = json.loads(as_json.stdout)
+    assert sources["sources"]["image"] == "actor"
+    assert sources["sources"]["tolerations[0].key"] == "flavor:gpu-a100"
+    assert sources["sources"]["scaling.maxReplicaCount"] == "default"

@@ -381,8 +381,18 @@ def test_bad_input_files_exit_one_naming_the_file(
         (("nope.yaml", "c.yaml", "f.yaml"), "stat nope.yaml: no such file or directory"),
         (("--bogus",), "unknown flag --bogus"),
         (("--xrd", "nope.yaml", "x", "c", "f"), "--xrd=PATH: stat nope.yaml: no such file"),
+        (
+            (
+                str(support.ROOT / "examples" / "image-enhancer" / "xr.yaml"),
+                str(support.ROOT / "examples" / "composition.yaml"),
+                "f.yaml",
+                "--timeout",
+                "abc",
+            ),
+            '--timeout: time: invalid duration "abc"',
+        ),
     ],
-    ids=["missing XR", "unknown flag", "missing XRD"],
+    ids=["missing XR", "unknown flag", "missing XRD", "a timeout that is no duration"],
 )
 def test_a_usage_error_prints_help_on_stdout_and_exits_80(
     tmp_path: Path, args: tuple[str, ...], error: str
@@ -804,3 +814,38 @@ def test_an_owner_reference_to_the_xr_is_replaced_in_place(
     references = docs[1]["metadata"]["ownerReferences"]
     assert [r["uid"] for r in references] == ["1234-uid", "other-owner"]
     assert references[0]["controller"] is True
+
+
+@pytest.mark.parametrize(
+    ("xr", "scope", "error"),
+    [
+        (
+            "examples/image-enhancer/xr.yaml",
+            None,
+            "the XRD defines kind 'AsyncActor', not the XR's 'XAsyncActor'",
+        ),
+        (
+            "examples/v2/image-enhancer/xr.yaml",
+            "Cluster",
+            "the XRD's scope is Cluster: XR 'image-enhancer' cannot have a metadata.namespace "
+            "('production')",
+        ),
+    ],
+    ids=["another kind", "another scope"],
+)
+def test_an_xrd_that_cannot_define_the_xr_is_an_error(
+    tmp_path: Path, xr: str, scope: str | None, error: str
+) -> None:
+    xrd = yaml.safe_load((support.ROOT / "xrd" / "asyncactors.asya.sh.v2.yaml").read_text())
+    if scope:
+        xrd["spec"]["scope"] = scope
+    (tmp_path / "xrd.yaml").write_text(yaml.safe_dump(xrd))
+    result = support.render_cli(
+        str(support.ROOT / xr),
+        str(support.ROOT / "examples" / "composition.yaml"),
+        str(support.ROOT / "examples" / "functions.yaml"),
+        "--xrd",
+        str(tmp_path / "xrd.yaml"),
+    )
+    assert result.returncode == 1
+    assert error in result.stderr

@@ -70,6 +70,26 @@ def test_the_input_ttl_sets_the_response_ttl() -> None:
             "pubsub.project is required with transport: pubsub",
             id="pubsub without a project (rendered projects//subscriptions/... upstream)",
         ),
+        pytest.param(
+            {"transport": "pubsub", "pubsub": {"project": "My Project!"}},
+            "pubsub.project: 'My Project!' is not a GCP project id",
+            id="a project id GCP refuses (rendered projects/My Project!/... before)",
+        ),
+        pytest.param(
+            {"sqs": {"messageRetentionSeconds": 1209601}},
+            "sqs.messageRetentionSeconds: Input should be less than or equal to 1209600",
+            id="a retention past SQS's 14 days",
+        ),
+        pytest.param(
+            {"sqs": {"visibilityTimeoutSeconds": 43201}},
+            "sqs.visibilityTimeoutSeconds: Input should be less than or equal to 43200",
+            id="a visibility past SQS's 12 hours",
+        ),
+        pytest.param(
+            {"apiVersion": "asya.fn.crossplane.io/v2"},
+            "apiVersion: Input should be 'asya.fn.crossplane.io/v1beta1'",
+            id="an Input version the function does not know",
+        ),
     ],
 )
 def test_an_invalid_input_is_a_fatal_result_naming_the_field(

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
+from function import durations
 from function import pipeline as fn
 from function.compose import render
 from function.errors import SpecError
@@ -39,13 +40,13 @@ from tests.unit.test_tools import lint_json, write
     ],
 )
 def test_go_durations_read_as_go_reads_them(text: str, seconds: float) -> None:
-    assert timeouts.go_duration_seconds(text) == pytest.approx(seconds)
+    assert durations.go_duration_seconds(text) == pytest.approx(seconds)
 
 
 @pytest.mark.parametrize("text", ["10", "5 minutes", "1d", "", "m", ".s", "1h 30m", "5M"])
 def test_what_go_refuses_is_not_a_duration(text: str) -> None:
     with pytest.raises(ValueError, match="time: invalid duration"):
-        timeouts.go_duration_seconds(text)
+        durations.go_duration_seconds(text)
 
 
 def _resolve(
@@ -98,13 +99,13 @@ def test_each_transport_says_what_cuts_a_long_call_short() -> None:
     day = {"resiliency": {"actorTimeout": "7h"}}
     [sqs] = _resolve(day).timeout_warnings
     assert "the sidecar asks SQS to hide a message for twice that" in sqs
-    pubsub = {"transport": "pubsub", "pubsub": {"project": "p", "ackDeadlineSeconds": 120}}
+    pubsub = {"transport": "pubsub", "pubsub": {"project": "acme-ml", "ackDeadlineSeconds": 120}}
     [deadline] = _resolve({}, settings=pubsub).timeout_warnings
     assert deadline.startswith(
         "the subscription's ackDeadlineSeconds 120 (from the Input) is shorter than the actor "
         "timeout (300s, the sidecar's default)"
     )
-    [longest] = _resolve(day, settings=pubsub | {"pubsub": {"project": "p"}}).timeout_warnings
+    [longest] = _resolve(day, settings=pubsub | {"pubsub": {"project": "acme-ml"}}).timeout_warnings
     assert longest.startswith("the subscription's ackDeadlineSeconds 600 (Pub/Sub's longest)")
     [consumer] = _resolve(day, settings={"transport": "rabbitmq"}).timeout_warnings
     assert "RabbitMQ's default consumer_timeout (30m)" in consumer
@@ -114,7 +115,7 @@ def test_each_transport_says_what_cuts_a_long_call_short() -> None:
 
 def test_the_pubsub_ack_deadline_follows_the_actor_timeout_unless_the_input_sets_it() -> None:
     def deadline(spec: dict[str, Any], pubsub: dict[str, Any]) -> int:
-        settings = {"transport": "pubsub", "pubsub": {"project": "p", **pubsub}}
+        settings = {"transport": "pubsub", "pubsub": {"project": "acme-ml", **pubsub}}
         subscription = render.render_all(plan(spec, settings=settings))["pubsub-subscription"]
         value: int = subscription["spec"]["forProvider"]["ackDeadlineSeconds"]
         return value

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,7 @@ from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
+from function import durations
 from function.cli.render import defaults, engine, files, legacy, output, pipeline, release, runtimes
 from function.cli.render.errors import PipelineFatalError, RenderError
 
@@ -247,19 +247,15 @@ async def _run_pipeline(inputs: RenderInputs) -> tuple[engine.Reconcile | None, 
     return reconcile, outcome
 
 
-_GO_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
-_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-
-
-def _duration(value: str) -> float:
-    """Seconds of a Go duration (`1m30s`, `2h45m`, `300ms`, `1.5h`, `0`), as --timeout takes it."""
-    text = value[1:] if value[:1] in "+" else value
-    if text == "0":
-        return 0.0
-    parts = _GO_DURATION.findall(text)
-    if not parts or "".join(number + unit for number, unit in parts) != text:
-        raise RenderError(f'time: invalid duration "{value}"')
-    return sum(float(number) * _UNITS[unit] for number, unit in parts)
+def _duration(ctx: click.Context, _param: click.Parameter, value: str) -> float:
+    """Kong's time.Duration flag: seconds of a Go duration, or a usage error."""
+    try:
+        seconds = durations.go_duration_seconds(value)
+    except ValueError as exc:
+        raise click.UsageError(f"--timeout: {exc}", ctx) from None
+    if seconds < 0:
+        raise click.UsageError(f'--timeout: negative duration "{value}"', ctx)
+    return seconds
 
 
 @click.command(cls=KongStyleCommand)
@@ -306,7 +302,13 @@ def _duration(value: str) -> float:
     callback=_existing_file("--xrd=PATH"),
     help="XRD whose schema defaults are applied to the XR first.",
 )
-@click.option("--timeout", default="1m", show_default=True, help="How long rendering may take.")
+@click.option(
+    "--timeout",
+    default="1m",
+    show_default=True,
+    callback=_duration,
+    help="How long rendering may take (a Go duration: 30s, 1m30s).",
+)
 @click.option(
     "--function-annotations",
     "-a",
@@ -349,7 +351,7 @@ def render(
     context_files: tuple[str, ...],
     context_values: tuple[str, ...],
     xrd_path: str | None,
-    timeout: str,
+    timeout: float,
     function_annotations: tuple[str, ...],
     schemas_path: str | None,
     credentials_path: str | None,
@@ -381,6 +383,7 @@ def render(
         xrd = files.load_one(xrd_path, "XRD") if xrd_path else None
         if xrd is not None:
             try:
+                defaults.check_fits(xrd, xr)
                 schema = defaults.schema_for(xrd, xr.api_version)
             except RenderError as exc:
                 raise RenderError(f'cannot default values for XR "{xr.name}": {exc}') from None
@@ -396,7 +399,7 @@ def render(
             observed,
             supplied,
             context,
-            timeout=_duration(timeout),
+            timeout=timeout,
             required=required_docs,
             secrets=files.load(credentials_path) if credentials_path else [],
             crds=files.load(schemas_path) if schemas_path else [],

@@ -9,6 +9,38 @@ from function.cli.render.errors import RenderError
 from function.cli.render.files import Document
 
 
+def _map(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def check_fits(xrd: Document, xr: Document) -> None:
+    """Refuse an XRD that could not define the XR: another kind, or another scope.
+
+    A v1 XRD (and a v2 one of scope `Cluster` or `LegacyCluster`) defines a
+    cluster-scoped XR, which has no namespace; a v2 XRD is `Namespaced` by default,
+    and its XRs must have one.
+
+    Raises:
+        RenderError: naming what does not fit.
+    """
+    spec = _map(xrd.body.get("spec"))
+    names = _map(spec.get("names"))
+    if names.get("kind") != xr.kind:
+        raise RenderError(f"the XRD defines kind {names.get('kind')!r}, not the XR's {xr.kind!r}")
+    default = "Namespaced" if xrd.api_version.endswith("/v2") else "LegacyCluster"
+    scope = spec.get("scope") or default
+    namespace = xr.metadata.get("namespace")
+    if scope == "Namespaced" and not namespace:
+        raise RenderError(
+            f"the XRD's scope is Namespaced: XR {xr.name!r} needs a metadata.namespace"
+        )
+    if scope != "Namespaced" and namespace:
+        raise RenderError(
+            f"the XRD's scope is {scope}: XR {xr.name!r} cannot have a metadata.namespace "
+            f"({namespace!r})"
+        )
+
+
 def schema_for(xrd: Document, api_version: str) -> dict[str, Any]:
     """Return the openAPIV3Schema of the XRD version matching the XR's apiVersion.
 

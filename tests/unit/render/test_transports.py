@@ -216,7 +216,7 @@ def test_every_env_name_the_platform_sets_on_the_sidecar_is_reserved(transport: 
         "transport": transport,
         "sidecar": {"sqsEndpoint": "http://sqs", "tracing": {"endpoint": "e", "protocol": "grpc"}},
         "rabbitmq": {"url": "amqp://b/"},
-        "pubsub": {"project": "p", "endpoint": "emulator:8085"},
+        "pubsub": {"project": "acme-ml", "endpoint": "emulator:8085"},
     }
     spec = {
         "actor": "x-sink",
