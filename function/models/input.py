@@ -105,11 +105,42 @@ class KedaSecretRef(_Settings):
     secret_access_key_key: str = "AWS_SECRET_ACCESS_KEY"  # noqa: S105  # A key name, not a secret.
 
 
+class KedaAWS(_Settings):
+    """Which AWS identity KEDA reads queue lengths with (podIdentity mode).
+
+    KEDA's `identityOwner: keda` is its operator's own role; `workload` is the role of
+    the scaled workload's ServiceAccount (IRSA); `roleArn` a role KEDA's operator
+    assumes. The two are mutually exclusive (KEDA's CRD).
+    """
+
+    identity_owner: Literal["keda", "workload"] | None = Field(
+        None, description="keda (the default) or workload; not with roleArn."
+    )
+    role_arn: str = Field(
+        "",
+        pattern=r"^(arn:aws[a-z-]*:iam::\d{12}:role/.+)?$",
+        description="An IAM role KEDA's operator assumes; not with identityOwner.",
+    )
+
+    @model_validator(mode="after")
+    def _one_of_them(self) -> KedaAWS:
+        if self.identity_owner is not None and self.role_arn:
+            raise ValueError("set keda.aws.identityOwner or keda.aws.roleArn, not both")
+        return self
+
+    def pod_identity(self) -> dict[str, str]:
+        """KEDA's podIdentity for AWS, saying whose identity it is."""
+        if self.role_arn:
+            return {"provider": "aws", "roleArn": self.role_arn}
+        return {"provider": "aws", "identityOwner": self.identity_owner or "keda"}
+
+
 class Keda(_Settings):
     """How KEDA authenticates to read queue metrics."""
 
     auth_provider: Literal["podIdentity", "secret"] = "podIdentity"
     secret_ref: KedaSecretRef = Field(default_factory=KedaSecretRef)
+    aws: KedaAWS = Field(default_factory=KedaAWS)
 
 
 class Tracing(_Settings):
@@ -254,6 +285,16 @@ class Input(_Settings):
             and not self.keda.secret_ref.name
         ):
             raise ValueError("keda.secretRef.name is required with keda.authProvider: secret")
+        if (
+            self.transport == "sqs"
+            and self.keda.auth_provider == "podIdentity"
+            and self.keda.aws.identity_owner == "workload"
+            and not self.irsa.enabled
+        ):
+            raise ValueError(
+                "keda.aws.identityOwner: workload needs irsa.enabled: KEDA then reads the "
+                "queue with the role of the actor's ServiceAccount, which only IRSA gives it"
+            )
         if self.transport == "pubsub" and not self.pubsub.project:
             raise ValueError("pubsub.project is required with transport: pubsub")
         return self

@@ -124,7 +124,7 @@ class SQS:
         """How KEDA authenticates to read the queue's length."""
         keda = plan.settings.keda
         if keda.auth_provider == "podIdentity":
-            return {"podIdentity": {"provider": "aws"}}
+            return {"podIdentity": keda.aws.pod_identity()}
         ref = keda.secret_ref
         return {
             "secretTargetRef": [

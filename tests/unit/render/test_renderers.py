@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from function.compose import render
 from function.compose.render import containers, meta
 from function.errors import InputError
+from function.models import input as fn_input
 from tests.unit.render.plans import env, manifest, plan, stage
 
 
@@ -116,7 +118,9 @@ def test_an_explicit_role_arn_is_used_as_is() -> None:
 
 def test_keda_pod_identity_and_secret_modes() -> None:
     identity = manifest(render.render_all(plan())["triggerauthentication"])
-    assert identity["spec"] == {"podIdentity": {"provider": "aws"}}
+    # Said out loud: KEDA's own operator identity (KEDA's docs and code disagree on the
+    # default when unset).
+    assert identity["spec"] == {"podIdentity": {"provider": "aws", "identityOwner": "keda"}}
     secret = manifest(
         render.render_all(
             plan(settings={"keda": {"authProvider": "secret", "secretRef": {"name": "aws-creds"}}})
@@ -416,3 +420,47 @@ def test_each_v2_actor_composes_its_own_service_account() -> None:
     assert account["metadata"]["name"] == "asya-echo"
     pod_spec = rendered["deployment"]["spec"]["template"]["spec"]
     assert pod_spec["serviceAccountName"] == "asya-echo"
+
+
+@pytest.mark.parametrize(
+    ("keda_aws", "irsa", "pod_identity"),
+    [
+        ({"identityOwner": "workload"}, True, {"provider": "aws", "identityOwner": "workload"}),
+        (
+            {"roleArn": "arn:aws:iam::123456789012:role/keda-sqs"},
+            False,
+            {"provider": "aws", "roleArn": "arn:aws:iam::123456789012:role/keda-sqs"},
+        ),
+    ],
+    ids=["the workload's role", "a role KEDA assumes"],
+)
+def test_kedas_aws_identity_is_rendered_as_the_input_says(
+    keda_aws: dict[str, str], irsa: bool, pod_identity: dict[str, str]
+) -> None:
+    settings = {"keda": {"aws": keda_aws}, "irsa": {"enabled": irsa}}
+    identity = manifest(render.render_all(plan(settings=settings))["triggerauthentication"])
+    assert identity["spec"] == {"podIdentity": pod_identity}
+
+
+@pytest.mark.parametrize(
+    ("keda_aws", "irsa", "error"),
+    [
+        (
+            {"identityOwner": "keda", "roleArn": "arn:aws:iam::123456789012:role/k"},
+            False,
+            "set keda.aws.identityOwner or keda.aws.roleArn, not both",
+        ),
+        (
+            {"identityOwner": "workload"},
+            False,
+            "keda.aws.identityOwner: workload needs irsa.enabled",
+        ),
+        ({"roleArn": "keda-role"}, False, "keda.aws.roleArn"),
+    ],
+    ids=["both", "workload without IRSA", "not an ARN"],
+)
+def test_a_keda_identity_that_cannot_work_is_refused(
+    keda_aws: dict[str, str], irsa: bool, error: str
+) -> None:
+    with pytest.raises(InputError, match=re.escape(error)):
+        fn_input.parse({"keda": {"aws": keda_aws}, "irsa": {"enabled": irsa}})
