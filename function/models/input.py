@@ -113,8 +113,8 @@ class KedaAWS(_Settings):
     assumes. The two are mutually exclusive (KEDA's CRD).
     """
 
-    identity_owner: Literal["keda", "workload"] | None = Field(
-        None, description="keda (the default) or workload; not with roleArn."
+    identity_owner: Literal["keda", "workload"] = Field(
+        "keda", description="keda or workload; not with roleArn."
     )
     role_arn: str = Field(
         "",
@@ -124,7 +124,7 @@ class KedaAWS(_Settings):
 
     @model_validator(mode="after")
     def _one_of_them(self) -> KedaAWS:
-        if self.identity_owner is not None and self.role_arn:
+        if "identity_owner" in self.model_fields_set and self.role_arn:
             raise ValueError("set keda.aws.identityOwner or keda.aws.roleArn, not both")
         return self
 
@@ -132,7 +132,7 @@ class KedaAWS(_Settings):
         """KEDA's podIdentity for AWS, saying whose identity it is."""
         if self.role_arn:
             return {"provider": "aws", "roleArn": self.role_arn}
-        return {"provider": "aws", "identityOwner": self.identity_owner or "keda"}
+        return {"provider": "aws", "identityOwner": self.identity_owner}
 
 
 class Keda(_Settings):
