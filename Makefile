@@ -8,7 +8,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 EXAMPLE_XR ?= examples/image-enhancer/xr.yaml
 COMPOSITION ?= examples/composition.yaml
 FUNCTIONS ?= examples/functions.yaml
-RENDER_FLAGS ?= --required-resources examples/flavors --observed-resources examples/image-enhancer/observed/ready.yaml
+RENDER_FLAGS ?= --required-resources examples/flavors --required-resources examples/platform --observed-resources examples/image-enhancer/observed/ready.yaml
 
 .PHONY: render test test-fast lint typecheck pytest serve package clean bench soak
 

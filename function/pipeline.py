@@ -116,13 +116,13 @@ class FunctionRunner:
             if prepared is None:
                 read = parse.shared(req, keys)
                 found = actor.lookup(xr, read.settings, namespaced_selectors=selectors)
-                wanted = [*found.wanted, *workloads]
+                wanted = [*found.wanted, *workloads, *_dead_letter(read.settings, xr)]
                 fetched = read.answered(found.keys)
                 if fetched is None:
                     return write(req, Pending(read.settings, wanted))
                 prepared = Prepared(read.settings, found.wanted, actor.flavors_of(found, fetched))
                 self.memo.put(key, prepared)
-            wanted = [*prepared.wanted, *workloads]
+            wanted = [*prepared.wanted, *workloads, *_dead_letter(prepared.settings, xr)]
             resolution = actor.resolve_with(xr, prepared.settings, prepared.flavors)
             ownership.refuse_if_taken(
                 xr, resolution.spec.actor, parse.fetched(req, requirements.WORKLOADS_KEY)
@@ -170,6 +170,13 @@ def memo_key(
     )
 
 
+def _dead_letter(settings: Input, xr: Composite) -> list[requirements.Requirement]:
+    """The namespace's dead-letter queue, asked for where a redrive policy would point at it."""
+    if settings.transport != "sqs" or not settings.aws.account_id:
+        return []
+    return [requirements.for_dead_letter_queue(xr.namespace, xr.namespaced)]
+
+
 def where(exc: BaseException) -> list[str]:
     """The frames an exception passed through, as file:line in function, without values."""
     return [
@@ -187,7 +194,11 @@ def compose(
 ) -> Composed:
     """Render the resolved actor against what is observed, and derive its status."""
     plan = Plan(
-        xr=xr, spec=resolution.spec, settings=settings, observed=parse.observed_resources(req)
+        xr=xr,
+        spec=resolution.spec,
+        settings=settings,
+        observed=parse.observed_resources(req),
+        dead_letter_queues=parse.fetched(req, requirements.DEAD_LETTER_KEY),
     )
     rendered = render.render_all(plan)
     return Composed(settings, wanted, resolution, rendered, status.derive(plan, rendered))
@@ -232,6 +243,7 @@ def write(
     for reason, warnings in (
         ("FlavorWarning", resolution.warnings),
         ("TimeoutWarning", resolution.timeout_warnings),
+        ("QueueWarning", report.warnings),
     ):
         for warning in warnings:
             rsp.results.append(

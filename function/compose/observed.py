@@ -8,7 +8,8 @@ from typing import Any
 WRAPPER_API_GROUP = "kubernetes.crossplane.io/"
 
 
-def _dig(body: Any, *keys: str) -> Any:
+def dig(body: Any, *keys: str) -> Any:
+    """The value down a path of map keys (None where the path breaks off)."""
     for key in keys:
         if not isinstance(body, Mapping):
             return None
@@ -44,13 +45,13 @@ def _manifest_part(
 ) -> Mapping[str, Any]:
     if not body:
         return {}
-    part = _dig(body, *wrapped) if is_wrapped(body) else body.get(key)
+    part = dig(body, *wrapped) if is_wrapped(body) else body.get(key)
     return part if isinstance(part, Mapping) else {}
 
 
 def container_env(body: Mapping[str, Any] | None, container: str, name: str) -> str:
     """An env var's value in a container of an observed Deployment's pod template ('' if absent)."""
-    for item in _list(_dig(manifest_spec(body), "template", "spec", "containers")):
+    for item in _list(dig(manifest_spec(body), "template", "spec", "containers")):
         if isinstance(item, Mapping) and item.get("name") == container:
             for var in _list(item.get("env")):
                 if isinstance(var, Mapping) and var.get("name") == name:
@@ -75,7 +76,7 @@ def is_true(status: Mapping[str, Any], kind: str) -> bool:
 
 def at_provider(body: Mapping[str, Any] | None, key: str) -> str:
     """Return a managed resource's status.atProvider field as a string ('' if absent)."""
-    value = _dig(body or {}, "status", "atProvider", key)
+    value = dig(body or {}, "status", "atProvider", key)
     return value if isinstance(value, str) else ""
 
 
@@ -126,4 +127,4 @@ def awaits_manifest(body: Mapping[str, Any] | None) -> bool:
     """Tell whether a provider-kubernetes Object has not observed its object yet."""
     if not body or not is_wrapped(body):
         return False
-    return not isinstance(_dig(body, "status", "atProvider", "manifest"), Mapping)
+    return not isinstance(dig(body, "status", "atProvider", "manifest"), Mapping)

@@ -27,6 +27,8 @@ class Report:
     phase: Phase
     status: dict[str, Any]
     ready: dict[str, bool]
+    # Said as Warning results on every call while they hold.
+    warnings: tuple[str, ...] = ()
 
 
 def _blocked(body: Mapping[str, Any] | None, kind: str) -> str:
@@ -92,7 +94,8 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     if queue.identifier:
         status["queueIdentifier"] = queue.identifier
     status["infrastructure"] = {
-        "queue": {"ready": queue_ready, "message": queue_message},
+        "queue": {"ready": queue_ready, "message": queue_message}
+        | ({"deadLetter": queue.dead_letter} if queue.dead_letter else {}),
         "keda": {"ready": keda_ready, "message": keda_message},
         "workload": {
             "ready": workload_ready,
@@ -109,5 +112,8 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
         meta.DEPLOYMENT: workload_ready,
     }
     return Report(
-        phase=phase, status=status, ready={name: readiness.get(name, False) for name in rendered}
+        phase=phase,
+        status=status,
+        ready={name: readiness.get(name, False) for name in rendered},
+        warnings=(queue.warning,) if queue.warning else (),
     )

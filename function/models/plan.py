@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,9 @@ class Plan:
     spec: Spec  # the one source of truth for the resolved spec
     settings: Input
     observed: Mapping[str, Mapping[str, Any]]  # composition resource name → observed object
+    # The objects Crossplane fetched for the namespace's dead-letter queue (None: not
+    # asked, or not answered yet).
+    dead_letter_queues: Sequence[Mapping[str, Any]] | None = None
 
     @property
     def actor(self) -> str:

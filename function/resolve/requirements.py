@@ -74,6 +74,29 @@ def for_flavors(flavors: Sequence[str], namespace: str | None = None) -> list[Re
     return wanted
 
 
+# The namespace's dead-letter queue (SQS): the Queue the platform labels as one.
+DEAD_LETTER_KEY = "dead-letter-queue"
+DEAD_LETTER_ROLE = ("asya.sh/role", "dlq")
+QUEUE_API_VERSIONS = ("sqs.aws.upbound.io/v1beta1", "sqs.aws.m.upbound.io/v1beta1")
+
+
+def for_dead_letter_queue(namespace: str, namespaced: bool) -> Requirement:
+    """Ask for the Queues labelled as dead-letter queues, of the API the actor's queue uses.
+
+    The cluster-scoped kind (v1 form) is asked everywhere; the namespaced `.m.` kind
+    (v2 form) in the actor's namespace.
+    """
+    legacy, namespaced_api = QUEUE_API_VERSIONS
+    return Requirement(
+        key=DEAD_LETTER_KEY,
+        flavor="",
+        api_version=namespaced_api if namespaced else legacy,
+        kind="Queue",
+        namespace=namespace if namespaced else "",
+        match_labels=(DEAD_LETTER_ROLE,),
+    )
+
+
 # The Deployments of an actor's name in its namespace.
 WORKLOADS_KEY = "actor-deployments"
 

@@ -13,7 +13,9 @@ from tests.support import ROOT
 EXAMPLES = ROOT / "examples"
 STAGES = ("created", "queue-creating", "queue-no-url", "queue-url", "ready", "napping")
 # The cluster's flavor library and the teams' namespace flavors.
-TEAM_FLAVORS = ("examples/flavors", "examples/team-flavors")
+# And the platform's dead-letter queues, which an actor's redrive points at.
+LIBRARY = ("examples/flavors", "examples/platform")
+TEAM_FLAVORS = (*LIBRARY, "examples/team-flavors")
 # The life stages that differ for the other transports.
 TRANSPORT_STAGES = {
     "rabbitmq": ("created", "ready", "napping"),
@@ -30,7 +32,7 @@ class Case:
     composition: str = "examples/composition.yaml"
     observed: str | None = None
     xrd: str = "xrd/xasyncactors.asya.sh.yaml"
-    required: tuple[str, ...] = ("examples/flavors",)
+    required: tuple[str, ...] = LIBRARY
     # Observed as after a provider restart: every composed resource without its status.
     status_lost: bool = False
 
@@ -78,7 +80,7 @@ CASES = (
             f"flavored-{path.stem}",
             f"examples/flavored/{path.stem}.yaml",
             composition="compositions/asyncactor-sqs.yaml",
-            required=TEAM_FLAVORS if path.stem == "team-flavor" else ("examples/flavors",),
+            required=TEAM_FLAVORS if path.stem == "team-flavor" else LIBRARY,
         )
         for path in sorted((EXAMPLES / "flavored").glob("*.yaml"))
         if path.stem not in {"conflict", "missing-flavor", "ambiguous"}

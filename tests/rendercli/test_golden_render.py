@@ -17,7 +17,12 @@ from tests import support
 
 pytestmark = pytest.mark.slow
 WANT = support.ROOT / "tests" / "rendercli" / "want"
-FLAVORS = ("--required-resources", "examples/flavors")
+FLAVORS = (
+    "--required-resources",
+    "examples/flavors",
+    "--required-resources",
+    "examples/platform",
+)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ SCALED_OBJECT = "scaledobject"
 DEPLOYMENT = "deployment"
 
 WRAPPER_API_VERSION = "kubernetes.crossplane.io/v1alpha2"
+# The name a managed resource has in the cloud, when it differs from its own.
+EXTERNAL_NAME = "crossplane.io/external-name"
 SYSTEM_ACTORS = frozenset({"x-sink", "x-sump", "happy-end", "error-end"})
 RESERVED_LABEL_PREFIXES = ("crossplane.io/", "app.kubernetes.io/")
 

@@ -16,7 +16,6 @@ from function.models.plan import Plan
 
 TOPIC = "pubsub-topic"
 SUBSCRIPTION = "pubsub-subscription"
-EXTERNAL_NAME = "crossplane.io/external-name"
 
 
 def subscription_path(plan: Plan) -> str:
@@ -43,7 +42,7 @@ class PubSub:
             ("pubsub.gcp.upbound.io/v1beta2", "pubsub.gcp.m.upbound.io/v1beta1"),
             settings.provider_config_name,
             {
-                "annotations": {EXTERNAL_NAME: meta.queue_name(plan)},
+                "annotations": {meta.EXTERNAL_NAME: meta.queue_name(plan)},
                 "labels": meta.labels(plan, component),
             },
             {"project": settings.project, **for_provider},

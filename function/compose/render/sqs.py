@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from function.compose import observed
@@ -40,6 +41,38 @@ def queue_url(plan: Plan) -> str:
     return observed.at_provider(body, "id") or observed.at_provider(body, "url")
 
 
+def dead_letter_name(plan: Plan) -> str:
+    """`asya-<namespace>-dlq`: the namespace's dead-letter queue, which the platform creates."""
+    return f"asya-{plan.namespace}-dlq"
+
+
+def dead_letter_arn(plan: Plan) -> str:
+    """The dead-letter queue's ARN once it is known to exist ('' before, or without an account).
+
+    Known from the Queue Crossplane fetched (labelled `asya.sh/role: dlq`, of that name,
+    with an ARN), else kept from the redrive policy the queue already has: a fetch that
+    comes back empty for a while never drops a working redrive.
+    """
+    if not plan.settings.aws.account_id:
+        return ""
+    name = dead_letter_name(plan)
+    for body in plan.dead_letter_queues or ():
+        for_provider = observed.dig(body, "spec", "forProvider")
+        external = observed.dig(body, "metadata", "annotations", meta.EXTERNAL_NAME)
+        named = (for_provider or {}).get("name") if isinstance(for_provider, Mapping) else None
+        if name in (named, external) and (arn := observed.at_provider(body, "arn")):
+            return arn
+    kept = observed.dig(plan.observed.get(QUEUE), "spec", "forProvider", "redrivePolicy")
+    if isinstance(kept, str):
+        try:
+            target = json.loads(kept).get("deadLetterTargetArn")
+        except (ValueError, AttributeError):
+            target = None
+        if isinstance(target, str) and target.endswith(f":{name}"):
+            return target
+    return ""
+
+
 def known_queue_url(plan: Plan) -> str:
     """The queue URL: observed on the queue, else the one last rendered from it.
 
@@ -63,6 +96,20 @@ def known_queue_url(plan: Plan) -> str:
     return ""
 
 
+def _dead_letter(plan: Plan) -> tuple[str, str]:
+    """Where failed messages go, and the warning while they have nowhere to go."""
+    if not plan.settings.aws.account_id:
+        return "", ""
+    if arn := dead_letter_arn(plan):
+        return arn, ""
+    why = (
+        f"no dead-letter queue {dead_letter_name(plan)} yet (a Queue labelled asya.sh/role: "
+        "dlq, which the platform creates): failed messages stay in the queue until they "
+        "expire; the redrive is set once it exists"
+    )
+    return why, why
+
+
 class SQS:
     """Amazon SQS, through provider-upjet-aws."""
 
@@ -80,8 +127,7 @@ class SQS:
             "tags": {"asya.sh/namespace": plan.namespace, "asya.sh/actor": plan.actor}
             | dict(aws.tags),
         }
-        if aws.account_id:
-            dlq = f"arn:aws:sqs:{aws.region}:{aws.account_id}:asya-{plan.namespace}-dlq"
+        if dlq := dead_letter_arn(plan):
             for_provider["redrivePolicy"] = json.dumps(
                 {"deadLetterTargetArn": dlq, "maxReceiveCount": sqs.dlq.max_receive_count},
                 separators=(",", ":"),
@@ -104,17 +150,19 @@ class SQS:
         """Ready when the Queue is Ready=True and has its URL; the ARN identifies it."""
         body = plan.observed.get(QUEUE)
         url, arn = queue_url(plan), observed.at_provider(body, "arn")
+        dead_letter, warning = _dead_letter(plan)
         if body is None:
-            return QueueState(False, "waiting for the queue to be created")
-        if failure := observed.apply_failure(body):
-            return QueueState(False, f"queue {failure}", url, arn)
-        status = observed.manifest_status(body)
-        if not observed.is_true(status, "Ready"):
+            state = QueueState(False, "waiting for the queue to be created")
+        elif failure := observed.apply_failure(body):
+            state = QueueState(False, f"queue {failure}", url, arn)
+        elif not observed.is_true(status := observed.manifest_status(body), "Ready"):
             found = observed.describe(observed.condition(status, "Ready"), "Ready")
-            return QueueState(False, f"waiting for the queue to become ready: {found}", url, arn)
-        if not url:
-            return QueueState(False, "waiting for the queue URL", url, arn)
-        return QueueState(True, "", url, arn)
+            state = QueueState(False, f"waiting for the queue to become ready: {found}", url, arn)
+        elif not url:
+            state = QueueState(False, "waiting for the queue URL", url, arn)
+        else:
+            state = QueueState(True, "", url, arn)
+        return replace(state, dead_letter=dead_letter, warning=warning)
 
     def scaler_waits_for(self, plan: Plan) -> str:
         """The trigger needs the queue's URL."""

@@ -20,6 +20,11 @@ class QueueState:
     message: str  # what it waits for; empty when ready
     url: str = ""  # status.queueUrl ('' when the transport has none)
     identifier: str = ""  # status.queueIdentifier ('' until known)
+    # Where failed messages go (a dead-letter queue's ARN), or why they stay in the
+    # queue ('' when the transport has no say).
+    dead_letter: str = ""
+    # A warning about the queue, said on every call while it holds ('' when none).
+    warning: str = ""
 
 
 class Transport(Protocol):

@@ -21,6 +21,7 @@ def plan(
     labels: dict[str, str] | None = None,
     namespaced: bool = False,
     namespace: str = "team",
+    dead_letter_queues: list[dict[str, Any]] | None = None,
 ) -> Plan:
     metadata: dict[str, Any] = {"name": "echo-x1y2z", "labels": dict(labels or {})}
     if namespaced:
@@ -38,6 +39,7 @@ def plan(
         spec=resolution.spec,
         settings=fn_input.parse(settings or {}),
         observed=observed or {},
+        dead_letter_queues=dead_letter_queues,
     )
 
 

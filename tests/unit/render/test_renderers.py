@@ -148,7 +148,13 @@ def test_queue_name_tags_redrive_and_provider_config() -> None:
         },
         "sqs": {"dlq": {"maxReceiveCount": 7}},
     }
-    queue = render.render_all(plan(settings=settings))["sqs-queue"]
+    dlq_arn = "arn:aws:sqs:eu-west-1:123456789012:asya-team-dlq"
+    dlq = {
+        "metadata": {"name": "asya-team-dlq", "labels": {"asya.sh/role": "dlq"}},
+        "spec": {"forProvider": {"name": "asya-team-dlq"}},
+        "status": {"atProvider": {"arn": dlq_arn}},
+    }
+    queue = render.render_all(plan(settings=settings, dead_letter_queues=[dlq]))["sqs-queue"]
     for_provider = queue["spec"]["forProvider"]
     assert for_provider["name"] == "asya-team-echo"
     assert for_provider["region"] == "eu-west-1"
@@ -158,7 +164,7 @@ def test_queue_name_tags_redrive_and_provider_config() -> None:
         "cost": "ml",
     }
     assert json.loads(for_provider["redrivePolicy"]) == {
-        "deadLetterTargetArn": "arn:aws:sqs:eu-west-1:123456789012:asya-team-dlq",
+        "deadLetterTargetArn": dlq_arn,
         "maxReceiveCount": 7,
     }
     assert queue["spec"]["providerConfigRef"] == {"name": "aws-prod"}
