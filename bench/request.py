@@ -189,6 +189,22 @@ HEAVY_SPEC: dict[str, Any] = {
 }
 
 
+def own_deployment(xr: dict[str, Any]) -> dict[str, Any]:
+    """The actor's Deployment as Crossplane fetches it: the observed manifest, labelled."""
+    for doc in _load(EXAMPLES / "image-enhancer" / "observed" / "ready.yaml"):
+        if doc["metadata"]["annotations"]["crossplane.io/composition-resource-name"] == (
+            "deployment"
+        ):
+            deployment = copy.deepcopy(doc["spec"]["forProvider"]["manifest"])
+            deployment["metadata"]["labels"] = {
+                "asya.sh/actor": xr["spec"]["actor"],
+                "crossplane.io/composite": xr["metadata"]["name"],
+            }
+            deployment["status"] = copy.deepcopy(doc["status"]["atProvider"]["manifest"]["status"])
+            return dict(deployment)
+    raise SystemExit("the example's observed Deployment is missing")
+
+
 def crossplane_tag(req: fnv1.RunFunctionRequest) -> str:
     """The tag Crossplane gives a request: SHA-256 of it, deterministically serialised.
 
@@ -322,6 +338,15 @@ def request(
             req.required_resources[f"flavor-{name}"].items.add().resource.update(
                 environment_config(name)
             )
+        # What else the second call carries: the actor's own Deployment (as the API
+        # server holds it), and its namespace's dead-letter queue.
+        req.required_resources["actor-deployments"].items.add().resource.update(own_deployment(xr))
+        for queue in _load(EXAMPLES / "platform" / "dead-letter-queues.yaml"):
+            if (
+                queue["metadata"]["name"] == "asya-production-dlq"
+                and "namespace" not in queue["metadata"]
+            ):
+                req.required_resources["dead-letter-queue"].items.add().resource.update(queue)
     for n in range(pods):
         req.required_resources["pods"].items.add().resource.update(pod(xr["spec"]["actor"], n))
     return req
