@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import shlex
 import shutil
@@ -89,9 +90,13 @@ def test_make_render_on_a_fresh_checkout_writes_only_yaml_to_stdout(tmp_path: Pa
         if source.is_file():
             (checkout / name.decode()).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, checkout / name.decode())
+    # As from a user's shell: not a make inside `make test` (which would say
+    # "Entering directory" on stdout).
+    shell = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
     result = subprocess.run(
         ["make", "render", f"PYTHON={sys.executable}"],
         cwd=checkout,
+        env=shell,
         capture_output=True,
         text=True,
         timeout=600,
