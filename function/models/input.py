@@ -153,7 +153,7 @@ class Tracing(_Settings):
 class Sidecar(_Settings):
     """The Asya sidecar and how the runtime is wired to it."""
 
-    image: str = "ghcr.io/deliveryhero/asya-sidecar:latest"
+    image: str = Field("ghcr.io/deliveryhero/asya-sidecar:latest", min_length=1)
     image_pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
     socket_dir: str = "/var/run/asya"
     runtime_config_map: str = "asya-runtime"

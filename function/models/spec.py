@@ -38,6 +38,23 @@ class EnvVar(_Spec):
     value: str | None = None
     value_from: dict[str, Any] | None = None
 
+    @model_validator(mode="after")
+    def _value_or_value_from(self) -> EnvVar:
+        # The API server refuses both ("may not be specified when `value` is not empty").
+        if self.value and self.value_from is not None:
+            raise ValueError("set value or valueFrom, not both")
+        return self
+
+
+class Toleration(_Spec):
+    """A pod toleration, typed as the API server takes it (its value is a string)."""
+
+    key: str | None = None
+    operator: Literal["Exists", "Equal"] | None = None
+    value: str | None = None
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = None
+    toleration_seconds: int | None = None
+
 
 class NameValue(_Spec):
     """A plain name/value environment variable (sidecar and connector env)."""
@@ -76,17 +93,39 @@ class Advanced(_Spec):
         return self
 
 
+# KEDA's ScaledObject holds its counts as int32 (keda.sh_scaledobjects.yaml).
+INT32_MAX = 2**31 - 1
+
+
+class AuthenticationRef(_Spec):
+    """The TriggerAuthentication (or ClusterTriggerAuthentication) a trigger uses."""
+
+    name: str = Field(min_length=1)
+    kind: Literal["TriggerAuthentication", "ClusterTriggerAuthentication"] | None = None
+
+
+class Trigger(_Spec):
+    """One more KEDA trigger, as KEDA's ScaledObject CRD takes it: its metadata are strings."""
+
+    type: str = Field(min_length=1)
+    metadata: dict[str, str]
+    name: str | None = None
+    authentication_ref: AuthenticationRef | None = None
+    metric_type: Literal["AverageValue", "Value", "Utilization"] | None = None
+    use_cached_metrics: bool | None = None
+
+
 class Scaling(_Spec):
     """KEDA autoscaling; defaults come from the function's lowest layer."""
 
     enabled: bool = True
-    min_replica_count: int = Field(0, ge=0)
-    max_replica_count: int = Field(10, ge=1)
-    polling_interval: int = Field(30, ge=1)
-    cooldown_period: int = Field(300, ge=0)
-    queue_length: int = Field(5, ge=1)
+    min_replica_count: int = Field(0, ge=0, le=INT32_MAX)
+    max_replica_count: int = Field(10, ge=1, le=INT32_MAX)
+    polling_interval: int = Field(30, ge=1, le=INT32_MAX)
+    cooldown_period: int = Field(300, ge=0, le=INT32_MAX)
+    queue_length: int = Field(5, ge=1, le=INT32_MAX)
     advanced: Advanced | None = None
-    additional_triggers: list[dict[str, Any]] = Field(default_factory=list)
+    additional_triggers: list[Trigger] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _min_below_max(self) -> Scaling:
@@ -214,8 +253,9 @@ class Spec(_Spec):
     replicas: int = Field(1, ge=1)
     env: list[EnvVar] = Field(default_factory=list)
     resources: dict[str, Any] = Field(default_factory=dict)
-    tolerations: list[dict[str, Any]] = Field(default_factory=list)
-    node_selector: dict[str, Any] = Field(default_factory=dict)
+    tolerations: list[Toleration] = Field(default_factory=list)
+    # Label values: strings (a YAML `true` is not "true").
+    node_selector: dict[str, str] = Field(default_factory=dict)
     volumes: list[dict[str, Any]] = Field(default_factory=list)
     volume_mounts: list[dict[str, Any]] = Field(default_factory=list)
     init_containers: list[NamedContainer] = Field(default_factory=list)

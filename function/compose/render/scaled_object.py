@@ -6,6 +6,7 @@ from typing import Any
 
 from function.compose.render import meta, transports
 from function.models.plan import Plan
+from function.models.spec import as_data
 
 # Scale up fast, scale down gradually.
 BEHAVIOR = {
@@ -43,7 +44,10 @@ def render(plan: Plan) -> dict[str, Any] | None:
         advanced["scalingModifiers"] = modifiers
     authenticated = transport.authentication(plan) is not None
     authentication = meta.trigger_authentication_name(plan) if authenticated else None
-    triggers = [transport.trigger(plan, authentication), *scaling.additional_triggers]
+    triggers = [
+        transport.trigger(plan, authentication),
+        *(as_data(trigger) for trigger in scaling.additional_triggers),
+    ]
     manifest = {
         "apiVersion": "keda.sh/v1alpha1",
         "kind": "ScaledObject",

@@ -1,0 +1,114 @@
+"""Values the API server or KEDA's CRD would refuse are refused first, naming the field and its source.
+
+The typed models hold what the schemas say (int32 counts, string trigger metadata and
+label values, one of value/valueFrom); the last test holds them to KEDA's real CRD.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from function import pipeline as fn
+from function.models import spec as spec_model
+from tests import support
+
+KEDA_CRD = support.SHARED / "schemas" / "keda" / "keda.sh_scaledobjects.yaml"
+
+
+def refusal(flavor_data: dict[str, Any]) -> str:
+    rsp = fn.FunctionRunner().answer(support.flavored_request(flavor_data)).message()
+    [message] = support.fatal_messages(rsp)
+    assert dict(rsp.desired.resources) == {}
+    return message
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (
+            {"nodeSelector": {"cloud.google.com/gke-spot": True}},
+            "nodeSelector.cloud.google.com/gke-spot: Input should be a valid string",
+        ),
+        (
+            {"tolerations": [{"key": "spot", "operator": "Equal", "value": True}]},
+            "tolerations[0].value: Input should be a valid string",
+        ),
+        (
+            {
+                "scaling": {
+                    "additionalTriggers": [{"type": "cron", "metadata": {"desiredReplicas": 3}}]
+                }
+            },
+            "scaling.additionalTriggers[0].metadata.desiredReplicas: Input should be a valid string",
+        ),
+        (
+            {"scaling": {"additionalTriggers": [{"type": "cron", "metadata": {}, "bogus": 1}]}},
+            "scaling.additionalTriggers[0].bogus: unknown field",
+        ),
+        (
+            {"scaling": {"maxReplicaCount": 2**31}},
+            "scaling.maxReplicaCount: Input should be less than or equal to 2147483647",
+        ),
+        (
+            {"scaling": {"pollingInterval": 2**40}},
+            "scaling.pollingInterval: Input should be less than or equal to 2147483647",
+        ),
+        (
+            {"env": [{"name": "A", "value": "1", "valueFrom": {"fieldRef": {"fieldPath": "x"}}}]},
+            "env[A]: Value error, set value or valueFrom, not both",
+        ),
+    ],
+    ids=[
+        "a YAML true as a label value",
+        "a YAML true as a toleration value",
+        "a number in trigger metadata",
+        "an unknown trigger field",
+        "maxReplicaCount past int32",
+        "pollingInterval past int32",
+        "value and valueFrom both",
+    ],
+)
+def test_a_value_the_schema_refuses_is_refused_naming_the_field_and_flavor(
+    data: dict[str, Any], said: str
+) -> None:
+    message = refusal(data)
+    assert said in message
+    assert message.endswith('(from flavor "shape")')
+
+
+def test_an_empty_sidecar_image_in_the_input_is_refused() -> None:
+    req = support.flavored_request({}, input=support.struct({"sidecar": {"image": ""}}))
+    rsp = fn.FunctionRunner().answer(req).message()
+    [message] = support.fatal_messages(rsp)
+    assert message.startswith("invalid function input: sidecar.image: ")
+
+
+@pytest.mark.skipif(not KEDA_CRD.exists(), reason="KEDA's CRD lives in ../shared/schemas")
+def test_the_models_say_what_kedas_crd_says() -> None:
+    crd = yaml.safe_load(KEDA_CRD.read_text())
+    [version] = [v for v in crd["spec"]["versions"] if v["name"] == "v1alpha1"]
+    spec = version["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+    fields = spec_model.Scaling.model_fields
+    for name in ("minReplicaCount", "maxReplicaCount", "pollingInterval", "cooldownPeriod"):
+        schema = spec[name]
+        assert schema["format"] == "int32"
+        bounds = {type(m).__name__: m for m in fields[_snake(name)].metadata}
+        assert bounds["Ge"].ge == schema["minimum"]
+        assert bounds["Le"].le == spec_model.INT32_MAX == 2**31 - 1
+    trigger = spec["triggers"]["items"]
+    model = spec_model.Trigger.model_fields
+    assert {_camel(n) for n in model} == set(trigger["properties"])
+    assert trigger["properties"]["metadata"]["additionalProperties"] == {"type": "string"}
+    assert set(trigger["required"]) == {_camel(n) for n, f in model.items() if f.is_required()}
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
