@@ -16,6 +16,7 @@ from typing import Any
 from deepmerge import Merger
 from deepmerge.strategy.core import STRATEGY_END
 
+from function.codec.kinds import kind_of
 from function.errors import MergeConflictError
 from function.resolve.paths import Item, contains, dotted, shape
 from function.resolve.rules import append_new, comparable, identity_of, list_rule, positions, same
@@ -29,21 +30,6 @@ def clone(value: Any) -> Any:
     if kind is list:
         return [clone(item) for item in value]
     return value
-
-
-def type_name(value: Any) -> str:
-    """Name a value's type the way the conflict messages do."""
-    if isinstance(value, dict):
-        return "a map"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "null"
 
 
 # ---------------------------------------------------------------- layers
@@ -175,8 +161,8 @@ class _FlavorMerge:
             raise self._conflict(path)
         raise self._conflict(
             path,
-            f'have conflicting types for key "{dotted(path)}": existing is {type_name(base)}, '
-            f"new is {type_name(nxt)}",
+            f'have conflicting types for key "{dotted(path)}": existing is {kind_of(base)}, '
+            f"new is {kind_of(nxt)}",
         )
 
     def fold(self, flavors: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:

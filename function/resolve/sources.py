@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
+from function.codec.kinds import kind_of
 from function.errors import FlavorError, WaitingForFlavorsError
-from function.resolve.merge import type_name
 from function.resolve.provenance import Layer
 from function.resolve.requirements import Requirement
 
@@ -57,7 +57,7 @@ def from_environment_config(name: str, body: dict[str, Any]) -> Flavor:
         data = {}
     if not isinstance(data, dict):
         raise FlavorError(
-            f'invalid flavor data: flavor "{name}": data must be a map, got {type_name(data)}'
+            f'invalid flavor data: flavor "{name}": data must be a map, got {kind_of(data)}'
         )
     return from_metadata(name, data, body.get("metadata"))
 

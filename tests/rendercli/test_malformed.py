@@ -115,7 +115,7 @@ def _xr(spec_yaml: str) -> str:
 @pytest.mark.parametrize(
     ("xr", "error"),
     [
-        (_xr("spec:\n"), "spec: must be a map, not nothing"),
+        (_xr("spec:\n"), "spec: must be a map, not null"),
         (_xr("spec: [1, 2]\n"), "spec: must be a map, not a list"),
         (
             _xr("spec:\n  actor: a\n  resources: " + "{a: " * 32 + "1" + "}" * 32 + "\n"),

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from function import pipeline as fn
-from function.resolve import merge
+from function.codec import kinds
 from tests import support
 
 SCALARS = (
@@ -142,5 +142,5 @@ def test_flavor_data_of_any_shape(data: Any) -> None:
     if not isinstance(data, dict | type(None)):
         assert [r.message for r in rsp.results] == [
             f'invalid flavor data: flavor "any-shape": data must be a map, got '
-            f"{merge.type_name(data)}"
+            f"{kinds.kind_of(data)}"
         ]

@@ -11,26 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from function.cli.render.errors import RenderError
-from function.codec import nesting
+from function.codec import kinds, nesting
 
 # What protobuf carries (codec.nesting), below the request's own few levels.
 MAX_DOCUMENT_NESTING = 30
 NULL_MAPS = ("labels", "annotations")
 METADATA_STRINGS = ("name", "namespace", "generateName", "uid", "resourceVersion")
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, dict):
-        return "a map"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, int | float):
-        return "a number"
-    return "a string"
 
 
 class _Shape:
@@ -41,7 +27,7 @@ class _Shape:
         self.where = where
 
     def fail(self, field: str, wanted: str, value: Any) -> RenderError:
-        return RenderError(f"{self.where}: {field}: must be {wanted}, not {_kind(value)}")
+        return RenderError(f"{self.where}: {field}: must be {wanted}, not {kinds.kind_of(value)}")
 
     def at(self, field: str) -> Any:
         value: Any = self.body
