@@ -108,11 +108,14 @@ def shared_key(req: fnv1.RunFunctionRequest, keys: Collection[str]) -> bytes:
     return digest_of(parts)
 
 
-def fetched(req: fnv1.RunFunctionRequest, key: str) -> list[dict[str, Any]] | None:
-    """What Crossplane fetched under one requirement key (None when it has not yet)."""
+def fetched(req: fnv1.RunFunctionRequest, key: str) -> list[Mapping[str, Any]] | None:
+    """Read-only views of what Crossplane fetched under one requirement key (None: not yet).
+
+    Views: a fetched Deployment is read for its labels, not converted whole.
+    """
     for answers in (req.required_resources, req.extra_resources):
         if key in answers:
-            return [plain(item.resource) for item in answers[key].items]
+            return [View(item.resource) for item in answers[key].items]
     return None
 
 

@@ -27,8 +27,14 @@ def violations(pod: dict[str, Any]) -> list[str]:
     found += [f"container name {n!r} twice" for n in set(names) if names.count(n) > 1]
     found += [f"volume name {n!r} is not a DNS label" for n in volumes if not _label(n)]
     found += [f"volume name {n!r} twice" for n in set(volumes) if volumes.count(n) > 1]
+    for volume in pod.get("volumes") or []:
+        sources = [key for key, value in volume.items() if key != "name" and value is not None]
+        if len(sources) > 1:
+            found.append(f"volume {volume.get('name')!r} has more than one source")
     for container in containers:
         where = f"container {container.get('name')!r}"
+        if not container.get("image"):
+            found.append(f"{where}: no image")
         env = [e.get("name") for e in container.get("env") or []]
         found += [
             f"{where}: env name {n!r} is invalid"

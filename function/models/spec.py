@@ -38,23 +38,6 @@ class EnvVar(_Spec):
     value: str | None = None
     value_from: dict[str, Any] | None = None
 
-    @model_validator(mode="after")
-    def _value_or_value_from(self) -> EnvVar:
-        # The API server refuses both ("may not be specified when `value` is not empty").
-        if self.value and self.value_from is not None:
-            raise ValueError("set value or valueFrom, not both")
-        return self
-
-
-class Toleration(_Spec):
-    """A pod toleration, typed as the API server takes it (its value is a string)."""
-
-    key: str | None = None
-    operator: Literal["Exists", "Equal"] | None = None
-    value: str | None = None
-    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = None
-    toleration_seconds: int | None = None
-
 
 class NameValue(_Spec):
     """A plain name/value environment variable (sidecar and connector env)."""
@@ -253,7 +236,8 @@ class Spec(_Spec):
     replicas: int = Field(1, ge=1)
     env: list[EnvVar] = Field(default_factory=list)
     resources: dict[str, Any] = Field(default_factory=dict)
-    tolerations: list[Toleration] = Field(default_factory=list)
+    # Each checked against Kubernetes' Toleration (resolve/kube_schemas.py).
+    tolerations: list[dict[str, Any]] = Field(default_factory=list)
     # Label values: strings (a YAML `true` is not "true").
     node_selector: dict[str, str] = Field(default_factory=dict)
     volumes: list[dict[str, Any]] = Field(default_factory=list)

@@ -11,7 +11,7 @@ nothing either way and is passed over.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from function.errors import ActorTakenError
@@ -19,15 +19,15 @@ from function.models.pod import ACTOR_LABEL
 from function.models.xr import COMPOSITE_LABEL, Composite
 
 
-def _labels(body: Any) -> tuple[str, str, dict[str, Any]]:
-    metadata = body.get("metadata") if isinstance(body, dict) else None
-    if not isinstance(metadata, dict):
+def _labels(body: Any) -> tuple[str, str, Mapping[str, Any]]:
+    metadata = body.get("metadata") if isinstance(body, Mapping) else None
+    if not isinstance(metadata, Mapping):
         return "", "", {}
     labels = metadata.get("labels")
     return (
         str(metadata.get("namespace") or ""),
         str(metadata.get("name") or ""),
-        labels if isinstance(labels, dict) else {},
+        labels if isinstance(labels, Mapping) else {},
     )
 
 

@@ -17,6 +17,7 @@ from function.errors import FlavorError
 from function.models import names, pod
 from function.models.input import Input
 from function.models.spec import Spec
+from function.resolve import kube_schemas
 from function.resolve.provenance import Provenance
 
 # Kubernetes 1.34+ accepts any printable ASCII but "=" in an env var name.
@@ -41,6 +42,8 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     for field in ("sidecars", "initContainers"):
         for index, container in enumerate(origin.data.get(field) or []):
             _user_container((field, index), container, volumes, origin)
+    # Last: the rules above say what is wrong in the pod's own words.
+    kube_schemas.check(origin)
 
 
 def _volumes(origin: Provenance) -> set[str]:
@@ -56,6 +59,14 @@ def _volumes(origin: Provenance) -> set[str]:
             raise origin.refuse(loc, f"{name!r} is a volume the platform adds; pick another name")
         if name in defined:
             raise origin.refuse(loc, f"the volume {name!r} is defined twice")
+        sources = sorted(
+            key for key, value in volume.items() if key != "name" and value is not None
+        )
+        if len(sources) > 1:
+            raise origin.refuse(
+                loc[:2],
+                f"a volume has one source; {name!r} has {len(sources)}: {', '.join(sources)}",
+            )
         defined.add(name)
     return defined
 
@@ -125,6 +136,10 @@ def _runtime_env(origin: Provenance) -> None:
             (key.get("envVar"), ("secretRefs", index, "keys", position, "envVar"))
             for position, key in enumerate(ref.get("keys") or [])
         ]
+    for index, item in enumerate(data.get("env") or []):
+        # The API server: "may not be specified when `value` is not empty".
+        if item.get("value") and item.get("valueFrom") is not None:
+            raise origin.refuse(("env", index), "set value or valueFrom, not both")
     for name, loc in entries:
         if problem := _env_problem(name):
             raise origin.refuse(loc, problem)
@@ -219,7 +234,10 @@ def _connector_env(origin: Provenance) -> None:
 def _user_container(
     loc: Loc, container: Mapping[str, Any], volumes: set[str], origin: Provenance
 ) -> None:
-    """A user's sidecar or init container: its env and mounts follow the same rules."""
+    """A user's sidecar or init container: an image, and env and mounts by the same rules."""
+    image = container.get("image")
+    if not isinstance(image, str) or not image.strip():
+        raise origin.refuse((*loc, "image"), "a container needs an image", missing=True)
     env = container.get("env")
     if env is not None and not isinstance(env, list):
         raise origin.refuse((*loc, "env"), "env must be a list")

@@ -272,7 +272,13 @@ def test_a_field_spelled_otherwise_than_in_the_xrd_is_unknown(
 def test_the_resolved_data_is_what_the_validated_spec_holds() -> None:
     layers = [
         flavor("compute", {"resources": {"limits": {"cpu": "1"}}, "env": [{"name": "A"}]}),
-        flavor("scale", {"scaling": {"maxReplicaCount": 4}, "sidecars": [{"name": "s", "x": 1}]}),
+        flavor(
+            "scale",
+            {
+                "scaling": {"maxReplicaCount": 4},
+                "sidecars": [{"name": "s", "image": "s:1", "workingDir": "/w"}],
+            },
+        ),
     ]
     resolution = resolve({"env": [{"name": "B", "value": "b"}]}, *layers)
     assert resolution.data == as_data(resolution.spec)

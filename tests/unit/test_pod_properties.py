@@ -121,6 +121,7 @@ def test_the_oracle_catches_what_the_api_server_refuses() -> None:
         "containers": [
             {
                 "name": "a",
+                "image": "a:1",
                 "env": [{"name": "X"}, {"name": "X"}, {"name": "B=C"}],
                 "volumeMounts": [
                     {"name": "v", "mountPath": "/p"},
@@ -129,7 +130,7 @@ def test_the_oracle_catches_what_the_api_server_refuses() -> None:
             },
             {"name": "a"},
         ],
-        "volumes": [{"name": "v"}, {"name": "Bad"}],
+        "volumes": [{"name": "v"}, {"name": "Bad"}, {"name": "two", "emptyDir": {}, "secret": {}}],
     }
     assert sorted(podrules.violations(pod)) == sorted(
         [
@@ -139,5 +140,7 @@ def test_the_oracle_catches_what_the_api_server_refuses() -> None:
             "container 'a': env 'X' twice",
             "container 'a': a mount of the missing volume 'w'",
             "container 'a': /p mounted twice",
+            "container 'a': no image",
+            "volume 'two' has more than one source",
         ]
     )

@@ -165,6 +165,23 @@ RULES = [
         f"digit {ACTOR}",
     ),
     PodRule(
+        reason="an init container without an image",
+        actor={"initContainers": [{"name": "init"}]},
+        message=f"invalid actor spec: initContainers[init].image: a container needs an image {ACTOR}",
+    ),
+    PodRule(
+        reason="a volume of two sources",
+        actor={"volumes": [{"name": "data", "emptyDir": {}, "hostPath": {"path": "/x"}}]},
+        message="invalid actor spec: volumes[data]: a volume has one source; 'data' has 2: "
+        f"emptyDir, hostPath {ACTOR}",
+    ),
+    PodRule(
+        reason="a field Kubernetes' Volume type does not have",
+        actor={"volumes": [{"name": "data", "hostPath": {"path": 5}}]},
+        message="invalid actor spec: volumes[data]: hostPath.path: must be string (as "
+        f"Kubernetes' Volume) {ACTOR}",
+    ),
+    PodRule(
         reason="a state proxy whose connector's container name would pass 63 characters",
         actor={"stateProxy": [STATE | {"name": "s" * 47}]},
         message=f"invalid actor spec: stateProxy[{'s' * 47}].name: String should have at most "
