@@ -75,7 +75,7 @@ class AWS(_Settings):
 class DLQ(_Settings):
     """Dead-letter redrive settings."""
 
-    max_receive_count: int = Field(3, ge=1)
+    max_receive_count: int = Field(3, ge=1, le=1000)  # SQS's own limit
 
 
 class SQS(_Settings):

@@ -233,7 +233,7 @@ class Spec(_Spec):
     image_pull_policy: PullPolicy = "IfNotPresent"
     handler: str = Field(min_length=1)
     python_executable: str = Field("python3", min_length=1)
-    replicas: int = Field(1, ge=1)
+    replicas: int = Field(1, ge=1, le=INT32_MAX)  # a Deployment's replicas are int32
     env: list[EnvVar] = Field(default_factory=list)
     resources: dict[str, Any] = Field(default_factory=dict)
     # Each checked against Kubernetes' Toleration (resolve/kube_schemas.py).

@@ -54,6 +54,10 @@ def refusal(flavor_data: dict[str, Any]) -> str:
             "scaling.maxReplicaCount: Input should be less than or equal to 2147483647",
         ),
         (
+            {"replicas": 10**30},
+            "replicas: Input should be less than or equal to 2147483647",
+        ),
+        (
             {"scaling": {"pollingInterval": 2**40}},
             "scaling.pollingInterval: Input should be less than or equal to 2147483647",
         ),
@@ -84,6 +88,7 @@ def refusal(flavor_data: dict[str, Any]) -> str:
         "a number in trigger metadata",
         "an unknown trigger field",
         "maxReplicaCount past int32",
+        "replicas of 10**30 (printed as 1000000000000000019884624838656 before)",
         "pollingInterval past int32",
         "value and valueFrom both",
         "an unknown key under resources",
