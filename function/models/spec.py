@@ -39,6 +39,16 @@ class EnvVar(_Spec):
     value_from: dict[str, Any] | None = None
 
 
+class Toleration(_Spec):
+    """A pod toleration, typed as the API server takes it (its value is a string)."""
+
+    key: str | None = None
+    operator: Literal["Exists", "Equal"] | None = None
+    value: str | None = None
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = None
+    toleration_seconds: int | None = None
+
+
 class NameValue(_Spec):
     """A plain name/value environment variable (sidecar and connector env)."""
 
@@ -236,8 +246,7 @@ class Spec(_Spec):
     replicas: int = Field(1, ge=1, le=INT32_MAX)  # a Deployment's replicas are int32
     env: list[EnvVar] = Field(default_factory=list)
     resources: dict[str, Any] = Field(default_factory=dict)
-    # Each checked against Kubernetes' Toleration (resolve/kube_schemas.py).
-    tolerations: list[dict[str, Any]] = Field(default_factory=list)
+    tolerations: list[Toleration] = Field(default_factory=list)
     # Label values: strings (a YAML `true` is not "true").
     node_selector: dict[str, str] = Field(default_factory=dict)
     volumes: list[dict[str, Any]] = Field(default_factory=list)

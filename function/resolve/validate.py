@@ -17,7 +17,6 @@ from function.errors import FlavorError
 from function.models import names, pod
 from function.models.input import Input
 from function.models.spec import Spec
-from function.resolve import kube_schemas
 from function.resolve.provenance import Provenance
 
 # Kubernetes 1.34+ accepts any printable ASCII but "=" in an env var name.
@@ -42,8 +41,6 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     for field in ("sidecars", "initContainers"):
         for index, container in enumerate(origin.data.get(field) or []):
             _user_container((field, index), container, volumes, origin)
-    # Last: the rules above say what is wrong in the pod's own words.
-    kube_schemas.check(origin)
 
 
 def _volumes(origin: Provenance) -> set[str]:

@@ -176,12 +176,6 @@ RULES = [
         f"emptyDir, hostPath {ACTOR}",
     ),
     PodRule(
-        reason="a field Kubernetes' Volume type does not have",
-        actor={"volumes": [{"name": "data", "hostPath": {"path": 5}}]},
-        message="invalid actor spec: volumes[data]: hostPath.path: must be string (as "
-        f"Kubernetes' Volume) {ACTOR}",
-    ),
-    PodRule(
         reason="a state proxy whose connector's container name would pass 63 characters",
         actor={"stateProxy": [STATE | {"name": "s" * 47}]},
         message=f"invalid actor spec: stateProxy[{'s' * 47}].name: String should have at most "

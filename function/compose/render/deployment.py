@@ -60,7 +60,7 @@ def render(plan: Plan) -> dict[str, Any]:
     if spec.node_selector:
         template_spec["nodeSelector"] = spec.node_selector
     if spec.tolerations:
-        template_spec["tolerations"] = spec.tolerations
+        template_spec["tolerations"] = [as_data(toleration) for toleration in spec.tolerations]
     deployment_spec: dict[str, Any] = {
         "selector": {"matchLabels": {"app.kubernetes.io/name": plan.actor}},
         "template": {"metadata": {"labels": pod_labels(plan)}, "spec": template_spec},
