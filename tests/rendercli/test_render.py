@@ -436,6 +436,10 @@ def test_help_is_printed_on_stdout() -> None:
     assert result.returncode == 0
     assert result.stdout.startswith("Usage: function-asya render")
     assert "--crossplane-version VERSION" in result.stdout
+    # The map flags' separator is said (a ';' between pairs, as the real CLI takes them).
+    help_text = " ".join(result.stdout.split())
+    assert "key=file;key=file context values read from files (pairs separated by ';')" in help_text
+    assert "key=json;key=json context values (pairs separated by ';'" in help_text
     assert result.stderr == ""
 
 

@@ -225,8 +225,8 @@ def test_explain_json_gives_every_path_its_source() -> None:
     )
 
 
-def test_explain_names_a_namespace_flavor_by_its_configmap() -> None:
-    result = run(
+def result_args() -> tuple[str, ...]:
+    return (
         "explain",
         str(EXAMPLES / "flavored" / "team-flavor.yaml"),
         "-e",
@@ -234,9 +234,19 @@ def test_explain_names_a_namespace_flavor_by_its_configmap() -> None:
         "-e",
         str(EXAMPLES / "team-flavors"),
     )
+
+
+def test_explain_names_a_namespace_flavor_by_its_configmap() -> None:
+    result = run(*result_args())
     assert result.exit_code == 0, result.output
     assert "  # flavor team-secrets in ConfigMap ml/team-secrets\n" in result.stdout
     assert "  # flavor gpu-a100\n" in result.stdout
+    sources = json.loads(run(*result_args(), "-o", "json").stdout)["sources"]
+    # The JSON names the ConfigMap as the text does.
+    assert sources["env[MODEL_REGISTRY_URL].value"] == (
+        "flavor:team-secrets in ConfigMap ml/team-secrets"
+    )
+    assert sources["tolerations[0].key"] == "flavor:gpu-a100"
 
 
 def test_explain_prints_the_functions_error_for_a_failing_resolution() -> None:
@@ -256,7 +266,7 @@ def test_explain_names_each_kind_of_layer_from_its_fields() -> None:
         "default",
         "actor",
         "flavor:gpu",
-        "flavor:keys",
+        "flavor:keys in ConfigMap ml/keys",
     ]
     # The error messages' names for the same layers.
     assert [str(layer) for layer in layers] == [

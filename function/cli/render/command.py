@@ -294,8 +294,16 @@ def _duration(ctx: click.Context, _param: click.Parameter, value: str) -> float:
     is_flag=True,
     help="Copy the input XR's spec and metadata into the printed XR.",
 )
-@click.option("--context-files", multiple=True, help="key=file,... context values from files.")
-@click.option("--context-values", multiple=True, help="key=json,... context values.")
+@click.option(
+    "--context-files",
+    multiple=True,
+    help="key=file;key=file context values read from files (pairs separated by ';').",
+)
+@click.option(
+    "--context-values",
+    multiple=True,
+    help="key=json;key=json context values (pairs separated by ';': commas stay in values).",
+)
 @click.option(
     "--xrd",
     "xrd_path",

@@ -31,8 +31,10 @@ def leaves(data: Any, at: tuple[str | int, ...] = ()) -> Iterator[tuple[str | in
 
 
 def source_label(origin: Layer) -> str:
-    """The JSON form of a source: `default`, `actor` or `flavor:<name>`."""
-    return f"flavor:{origin.flavor}" if origin.kind == "flavor" else origin.kind
+    """The JSON form of a source: `default`, `actor`, `flavor:<name>` (and where it lives)."""
+    if origin.kind != "flavor":
+        return origin.kind
+    return f"flavor:{origin.flavor}" + (f" in {origin.where}" if origin.where else "")
 
 
 def origins(resolution: Resolution) -> dict[str, Layer]:
