@@ -275,3 +275,17 @@ def test_explain_names_each_kind_of_layer_from_its_fields() -> None:
         'flavor "gpu"',
         'flavor "keys" in ConfigMap ml/keys',
     ]
+
+
+@pytest.mark.parametrize(
+    ("api_version", "kind"),
+    [("v1", "ConfigMap"), ("asya.sh/v1beta9", "AsyncActor")],
+    ids=["another kind", "an unknown version"],
+)
+def test_explain_refuses_what_is_not_an_asyncactor(
+    tmp_path: Path, api_version: str, kind: str
+) -> None:
+    body = actor("x", []) | {"apiVersion": api_version, "kind": kind}
+    result = run("explain", write(tmp_path / "x.yaml", body), "-e", str(EXAMPLES / "flavors"))
+    assert result.exit_code == 1
+    assert f"{kind} {api_version} is not an AsyncActor" in result.stderr

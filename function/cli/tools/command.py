@@ -19,6 +19,10 @@ from function.models.input import Input
 OUTPUT = click.Choice(["text", "json"])
 
 
+# What explain takes: the claim or v2 XR, and the v1 XR, of the version the XRDs serve.
+ACTOR_KINDS = frozenset({("asya.sh/v1alpha1", "AsyncActor"), ("asya.sh/v1alpha1", "XAsyncActor")})
+
+
 def _fail(message: str) -> None:
     click.echo(f"function-asya: error: {message}", err=True)
     sys.exit(1)
@@ -91,12 +95,17 @@ def explain(xr: str, required: tuple[str, ...], output: str) -> None:
     prints the function's error and exits 1.
     """
     try:
-        body = files.load_composite(xr).body
+        document = files.load_composite(xr)
         entries = library.load(required)
     except RenderError as exc:
         _fail(str(exc))
+    if (document.api_version, document.kind) not in ACTOR_KINDS:
+        _fail(
+            f"{xr}: {document.kind} {document.api_version} is not an AsyncActor: explain takes "
+            "an AsyncActor claim or XR, or an XAsyncActor, of asya.sh/v1alpha1"
+        )
     try:
-        resolution = library.resolve(body, entries, Input())
+        resolution = library.resolve(document.body, entries, Input())
     except FunctionError as exc:
         _fail(str(exc))
     click.echo(
