@@ -18,6 +18,7 @@ from function.codec import response as response_bytes
 from function.codec import structs
 from function.codec.response import Answer
 from function.compose import render, status
+from function.compose.render import sqs
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.xr import Composite
@@ -174,7 +175,10 @@ def _dead_letter(settings: Input, xr: Composite) -> list[requirements.Requiremen
     """The namespace's dead-letter queue, asked for where a redrive policy would point at it."""
     if settings.transport != "sqs" or not settings.aws.account_id:
         return []
-    return [requirements.for_dead_letter_queue(xr.namespace, xr.namespaced)]
+    legacy, namespaced = sqs.QUEUE_API_VERSIONS
+    if xr.namespaced:
+        return [requirements.for_dead_letter_queue(namespaced, xr.namespace)]
+    return [requirements.for_dead_letter_queue(legacy, "")]
 
 
 def where(exc: BaseException) -> list[str]:

@@ -77,22 +77,20 @@ def for_flavors(flavors: Sequence[str], namespace: str | None = None) -> list[Re
 # The namespace's dead-letter queue (SQS): the Queue the platform labels as one.
 DEAD_LETTER_KEY = "dead-letter-queue"
 DEAD_LETTER_ROLE = ("asya.sh/role", "dlq")
-QUEUE_API_VERSIONS = ("sqs.aws.upbound.io/v1beta1", "sqs.aws.m.upbound.io/v1beta1")
 
 
-def for_dead_letter_queue(namespace: str, namespaced: bool) -> Requirement:
+def for_dead_letter_queue(api_version: str, namespace: str) -> Requirement:
     """Ask for the Queues labelled as dead-letter queues, of the API the actor's queue uses.
 
-    The cluster-scoped kind (v1 form) is asked everywhere; the namespaced `.m.` kind
-    (v2 form) in the actor's namespace.
+    A cluster-scoped kind (v1 form, `namespace` empty) is asked everywhere; the
+    namespaced `.m.` kind (v2 form) in the actor's namespace.
     """
-    legacy, namespaced_api = QUEUE_API_VERSIONS
     return Requirement(
         key=DEAD_LETTER_KEY,
         flavor="",
-        api_version=namespaced_api if namespaced else legacy,
+        api_version=api_version,
         kind="Queue",
-        namespace=namespace if namespaced else "",
+        namespace=namespace,
         match_labels=(DEAD_LETTER_ROLE,),
     )
 

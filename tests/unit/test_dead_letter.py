@@ -101,9 +101,10 @@ def test_without_an_account_nothing_is_said_about_dead_letters() -> None:
 
 
 def test_the_v2_form_asks_for_the_namespaced_queue_in_the_actors_namespace() -> None:
-    requirement = requirements.for_dead_letter_queue("team", namespaced=True)
-    assert (requirement.api_version, requirement.namespace, requirement.legacy) == (
-        "sqs.aws.m.upbound.io/v1beta1",
-        "team",
-        False,
-    )
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    xr["metadata"] = {"name": "echo", "namespace": "team"}
+    req = support.request(xr, input=support.struct(ACCOUNT))
+    rsp = fn.FunctionRunner().answer(req).message()
+    selector = rsp.requirements.resources[requirements.DEAD_LETTER_KEY]
+    assert (selector.api_version, selector.namespace) == ("sqs.aws.m.upbound.io/v1beta1", "team")
+    assert requirements.DEAD_LETTER_KEY not in rsp.requirements.extra_resources

@@ -18,6 +18,8 @@ QUEUE = "sqs-queue"
 # SQS queue names: at most 80 characters of letters, digits, hyphens and underscores.
 MAX_QUEUE_NAME = 80
 QUEUE_URL_ENV = "ASYA_QUEUE_URL"
+# The Queue's API: cluster-scoped (v1 form), namespaced `.m.` (v2 form).
+QUEUE_API_VERSIONS = ("sqs.aws.upbound.io/v1beta1", "sqs.aws.m.upbound.io/v1beta1")
 
 
 def queue_name(plan: Plan) -> str:
@@ -57,9 +59,8 @@ def dead_letter_arn(plan: Plan) -> str:
         return ""
     name = dead_letter_name(plan)
     for body in plan.dead_letter_queues or ():
-        for_provider = observed.dig(body, "spec", "forProvider")
+        named = observed.dig(body, "spec", "forProvider", "name")
         external = observed.dig(body, "metadata", "annotations", meta.EXTERNAL_NAME)
-        named = (for_provider or {}).get("name") if isinstance(for_provider, Mapping) else None
         if name in (named, external) and (arn := observed.at_provider(body, "arn")):
             return arn
     kept = observed.dig(plan.observed.get(QUEUE), "spec", "forProvider", "redrivePolicy")
@@ -135,7 +136,7 @@ class SQS:
         queue = meta.managed(
             plan,
             "Queue",
-            ("sqs.aws.upbound.io/v1beta1", "sqs.aws.m.upbound.io/v1beta1"),
+            QUEUE_API_VERSIONS,
             aws.provider_config_name,
             {"labels": meta.labels(plan, "queue")},
             for_provider,
