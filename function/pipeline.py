@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import traceback
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,8 +17,8 @@ from function.cache import ContentCache, digest_of
 from function.codec import response as response_bytes
 from function.codec import structs
 from function.codec.response import Answer
-from function.compose import render, status
-from function.compose.render import sqs
+from function.compose import health, render, status
+from function.compose.render import meta, sqs
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.xr import Composite
@@ -128,7 +128,11 @@ class FunctionRunner:
             ownership.refuse_if_taken(
                 xr, resolution.spec.actor, parse.fetched(req, requirements.WORKLOADS_KEY)
             )
-            outcome = compose(req, xr, prepared.settings, wanted, resolution)
+            observed = parse.observed_resources(req)
+            # Its Pods say why a Deployment is not available; a healthy actor's are never read.
+            if health.needs_pods(observed.get(meta.DEPLOYMENT)):
+                wanted += requirements.for_pods(resolution.spec.actor, xr.namespace)
+            outcome = compose(req, xr, prepared.settings, wanted, resolution, observed)
             answer = write(req, outcome)
         except errors.FunctionError as exc:
             return Answer(fatal(req, exc, wanted))
@@ -195,14 +199,17 @@ def compose(
     settings: Input,
     wanted: list[requirements.Requirement],
     resolution: Resolution,
+    observed: Mapping[str, Mapping[str, Any]],
 ) -> Composed:
     """Render the resolved actor against what is observed, and derive its status."""
     plan = Plan(
         xr=xr,
         spec=resolution.spec,
         settings=settings,
-        observed=parse.observed_resources(req),
+        observed=observed,
         dead_letter_queues=parse.fetched(req, requirements.DEAD_LETTER_KEY),
+        pods=parse.fetched(req, requirements.PODS_KEY),
+        origin=resolution.provenance,
     )
     rendered = render.render_all(plan)
     return Composed(settings, wanted, resolution, rendered, status.derive(plan, rendered))

@@ -17,7 +17,7 @@ def dig(body: Any, *keys: str) -> Any:
     return body
 
 
-def _list(value: Any) -> list[Any]:
+def as_list(value: Any) -> list[Any]:
     """A list read from observed state; anything else there reads as none."""
     return value if isinstance(value, list) else []
 
@@ -36,8 +36,16 @@ def manifest_status(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 
 def manifest_spec(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """Return the observed Kubernetes object's spec (unwrapping an Object)."""
+    """Return the Kubernetes object's spec as composed (unwrapping an Object's desired manifest)."""
     return _manifest_part(body, "spec", ("spec", "forProvider", "manifest", "spec"))
+
+
+def live_spec(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """Return the Kubernetes object's spec as the cluster holds it (an Object's observed manifest).
+
+    It carries what others write: the replicas KEDA's autoscaler sets on a Deployment.
+    """
+    return _manifest_part(body, "spec", ("status", "atProvider", "manifest", "spec"))
 
 
 def _manifest_part(
@@ -51,9 +59,9 @@ def _manifest_part(
 
 def container_env(body: Mapping[str, Any] | None, container: str, name: str) -> str:
     """An env var's value in a container of an observed Deployment's pod template ('' if absent)."""
-    for item in _list(dig(manifest_spec(body), "template", "spec", "containers")):
+    for item in as_list(dig(manifest_spec(body), "template", "spec", "containers")):
         if isinstance(item, Mapping) and item.get("name") == container:
-            for var in _list(item.get("env")):
+            for var in as_list(item.get("env")):
                 if isinstance(var, Mapping) and var.get("name") == name:
                     value = var.get("value")
                     return value if isinstance(value, str) else ""
@@ -62,7 +70,7 @@ def container_env(body: Mapping[str, Any] | None, container: str, name: str) -> 
 
 def condition(status: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:
     """Return the condition of a type from a status block, or None."""
-    for item in _list(status.get("conditions")):
+    for item in as_list(status.get("conditions")):
         if isinstance(item, Mapping) and item.get("type") == kind:
             return item
     return None
@@ -82,7 +90,7 @@ def at_provider(body: Mapping[str, Any] | None, key: str) -> str:
 
 def triggers(body: Mapping[str, Any] | None) -> list[Any]:
     """An observed ScaledObject's triggers (none when absent or misshapen)."""
-    return _list(manifest_spec(body).get("triggers"))
+    return as_list(manifest_spec(body).get("triggers"))
 
 
 def number(status: Mapping[str, Any], key: str) -> int:

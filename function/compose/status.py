@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from function.compose import observed
+from function.compose import health, observed
 from function.compose.render import meta, transports
 from function.models.plan import Plan
 
@@ -18,6 +18,8 @@ class Phase(StrEnum):
     CREATING = "Creating"
     READY = "Ready"
     NAPPING = "Napping"
+    # A pod is failing (crash-looping, its image cannot be pulled, ...): see the message.
+    DEGRADED = "Degraded"
 
 
 @dataclass(frozen=True)
@@ -58,19 +60,43 @@ def _keda(plan: Plan, rendered: dict[str, Any]) -> tuple[bool, str]:
     return True, ""
 
 
-def _workload(plan: Plan) -> tuple[bool, int, int, str]:
+@dataclass(frozen=True)
+class Workload:
+    """The Deployment as the status shows it."""
+
+    ready: bool
+    replicas: int
+    ready_replicas: int
+    pods: health.PodCounts
+    message: str
+
+
+def _workload(plan: Plan) -> Workload:
     body = plan.observed.get(meta.DEPLOYMENT)
     if blocked := _blocked(body, "Deployment"):
-        return False, 0, 0, blocked
+        return Workload(False, 0, 0, health.PodCounts(0, 0, 0), blocked)
     status = observed.manifest_status(body)
     replicas, ready = observed.number(status, "replicas"), observed.number(status, "readyReplicas")
+    pods = (
+        health.count(plan, plan.pods)
+        if plan.pods is not None and health.needs_pods(body)
+        else health.from_deployment(status)
+    )
     if not observed.is_true(status, "Available"):
         found = observed.condition(status, "Available")
-        detail = observed.bounded(str((found or {}).get("message") or ""))
+        detail = pods.message or observed.bounded(str((found or {}).get("message") or ""))
         detail = detail or f"{ready}/{replicas} ready replicas"
-        return False, replicas, ready, f"Deployment is not available: {detail}"
+        return Workload(False, replicas, ready, pods, f"Deployment is not available: {detail}")
     # Available: ready, however many replicas are still starting (the counts say so).
-    return True, replicas, ready, ""
+    return Workload(True, replicas, ready, pods, pods.message)
+
+
+def _scaling(plan: Plan) -> dict[str, Any]:
+    """The bounds the actor scales within: KEDA's, or its fixed replicas."""
+    scaling = plan.spec.scaling
+    if not scaling.enabled:
+        return {"minReplicas": plan.spec.replicas, "maxReplicas": plan.spec.replicas}
+    return {"minReplicas": scaling.min_replica_count, "maxReplicas": scaling.max_replica_count}
 
 
 def _exists(plan: Plan, name: str) -> bool:
@@ -84,11 +110,13 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     queue = transport.queue(plan)
     queue_ready, queue_message = queue.ready, queue.message
     keda_ready, keda_message = _keda(plan, rendered)
-    workload_ready, replicas, ready_replicas, workload_message = _workload(plan)
+    workload = _workload(plan)
     phase = Phase.CREATING
-    if queue_ready and keda_ready and workload_ready:
-        phase = Phase.NAPPING if replicas == 0 else Phase.READY
-    status: dict[str, Any] = {"phase": phase.value}
+    if workload.pods.failing:
+        phase = Phase.DEGRADED
+    elif queue_ready and keda_ready and workload.ready:
+        phase = Phase.NAPPING if workload.replicas == 0 else Phase.READY
+    status: dict[str, Any] = {"phase": phase.value, "transport": plan.settings.transport}
     if queue.url:
         status["queueUrl"] = queue.url
     if queue.identifier:
@@ -98,18 +126,22 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
         | ({"deadLetter": queue.dead_letter} if queue.dead_letter else {}),
         "keda": {"ready": keda_ready, "message": keda_message},
         "workload": {
-            "ready": workload_ready,
-            "replicas": replicas,
-            "readyReplicas": ready_replicas,
-            "message": workload_message,
+            "ready": workload.ready,
+            "replicas": workload.replicas,
+            "readyReplicas": workload.ready_replicas,
+            "running": workload.pods.running,
+            "pending": workload.pods.pending,
+            "failing": workload.pods.failing,
+            "message": workload.message,
         },
     }
+    status["scaling"] = _scaling(plan)
     readiness = {
         **transport.readiness(plan, queue),
         meta.SERVICE_ACCOUNT: _exists(plan, meta.SERVICE_ACCOUNT),
         meta.TRIGGER_AUTHENTICATION: _exists(plan, meta.TRIGGER_AUTHENTICATION),
         meta.SCALED_OBJECT: keda_ready and meta.SCALED_OBJECT in plan.observed,
-        meta.DEPLOYMENT: workload_ready,
+        meta.DEPLOYMENT: workload.ready,
     }
     return Report(
         phase=phase,

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from function.models.input import Input
 from function.models.spec import Spec
 from function.models.xr import Composite
+
+
+class Origin(Protocol):
+    """The resolved spec as plain data, and who set each value of it (resolve.Provenance)."""
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The resolved spec as plain data (the XRD's field names)."""
+
+    def blame(self, loc: Sequence[str | int]) -> tuple[str, Any]:
+        """The dotted path of a location in the data, and who set it (printed as words)."""
 
 
 @dataclass(frozen=True)
@@ -22,6 +33,11 @@ class Plan:
     # The objects Crossplane fetched for the namespace's dead-letter queue (None: not
     # asked, or not answered yet).
     dead_letter_queues: Sequence[Mapping[str, Any]] | None = None
+    # The actor's Pods, fetched while its Deployment is not fully available (None: not
+    # asked, or not answered yet).
+    pods: Sequence[Mapping[str, Any]] | None = None
+    # Who set each value of the spec, for messages that say what to change.
+    origin: Origin | None = None
 
     @property
     def actor(self) -> str:

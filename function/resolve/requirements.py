@@ -1,8 +1,9 @@
-"""What to ask Crossplane for: the actor's flavors, and the Deployments of its name.
+"""What to ask Crossplane for: the actor's flavors, the Deployments of its name, its Pods.
 
 For each flavor its EnvironmentConfig and, where it is safe, a ConfigMap of the
-same name in the actor's namespace; and the Deployments labelled with the actor's
-name in that namespace, to find another actor already using the name.
+same name in the actor's namespace; the Deployments labelled with the actor's
+name in that namespace, to find another actor already using the name; and, only
+while its Deployment is not fully available, the actor's Pods, to say why.
 """
 
 from __future__ import annotations
@@ -104,14 +105,34 @@ def for_workloads(actor: Any, namespace: str) -> list[Requirement]:
 
     None for a name no label can carry: the spec's validation refuses it anyway.
     """
+    return _labelled(WORKLOADS_KEY, "apps/v1", "Deployment", actor, namespace)
+
+
+# The actor's Pods, asked for only while its Deployment is not fully available.
+PODS_KEY = "actor-pods"
+
+
+def for_pods(actor: str, namespace: str) -> list[Requirement]:
+    """Ask for the Pods labelled with the actor's name in its namespace."""
+    return _labelled(PODS_KEY, "v1", "Pod", actor, namespace)
+
+
+def _labelled(
+    key: str, api_version: str, kind: str, actor: Any, namespace: str
+) -> list[Requirement]:
+    """Objects labelled `asya.sh/actor: <actor>` in the namespace (every namespace on 1.x).
+
+    Crossplane 1.x ignores a selector's namespace: its answer holds the actor's
+    namesakes of every namespace, which the readers filter by namespace.
+    """
     if not isinstance(actor, str) or names.label_problem(actor):
         return []
     return [
         Requirement(
-            key=WORKLOADS_KEY,
+            key=key,
             flavor="",
-            api_version="apps/v1",
-            kind="Deployment",
+            api_version=api_version,
+            kind=kind,
             namespace=namespace,
             match_labels=((pod.ACTOR_LABEL, actor),),
             anywhere_on_legacy=True,

@@ -121,6 +121,9 @@ def test_ready_reports_the_queue_url_arn_and_replicas() -> None:
         "ready": True,
         "replicas": 5,
         "readyReplicas": 5,
+        "running": 5,
+        "pending": 0,
+        "failing": 0,
         "message": "",
     }
     assert all(report.ready.values())
@@ -132,10 +135,14 @@ def test_an_available_deployment_is_ready_with_an_empty_message_and_its_counts()
     manifest_status["readyReplicas"] = 3
     actor = plan(observed=observed)
     report = status.derive(actor, render.render_all(actor))
+    # Counted from the Deployment's status: its Pods were not fetched.
     assert report.status["infrastructure"]["workload"] == {
         "ready": True,
         "replicas": 5,
         "readyReplicas": 3,
+        "running": 3,
+        "pending": 2,
+        "failing": 0,
         "message": "",
     }
 

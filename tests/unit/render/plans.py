@@ -9,6 +9,7 @@ from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.plan import Plan
 from function.resolve import layers
+from function.resolve.sources import Flavor
 from tests.golden.cases import EXAMPLES
 from tests.schemas import load_all
 
@@ -22,6 +23,8 @@ def plan(
     namespaced: bool = False,
     namespace: str = "team",
     dead_letter_queues: list[dict[str, Any]] | None = None,
+    flavors: dict[str, dict[str, Any]] | None = None,
+    pods: list[dict[str, Any]] | None = None,
 ) -> Plan:
     metadata: dict[str, Any] = {"name": "echo-x1y2z", "labels": dict(labels or {})}
     if namespaced:
@@ -30,16 +33,24 @@ def plan(
         metadata["labels"]["crossplane.io/claim-namespace"] = namespace
     body = {
         "metadata": metadata,
-        "spec": {"actor": "echo", "image": "echo:1", "handler": "echo.handle", **(spec or {})},
+        "spec": {
+            "actor": "echo",
+            "image": "echo:1",
+            "handler": "echo.handle",
+            **({"flavors": list(flavors)} if flavors else {}),
+            **(spec or {}),
+        },
     }
     xr = xr_model.parse(body)
-    resolution = layers.resolve(xr, [])
+    resolution = layers.resolve(xr, [Flavor(name, data) for name, data in (flavors or {}).items()])
     return Plan(
         xr=xr,
         spec=resolution.spec,
         settings=fn_input.parse(settings or {}),
         observed=observed or {},
         dead_letter_queues=dead_letter_queues,
+        pods=pods,
+        origin=resolution.provenance,
     )
 
 

@@ -1,0 +1,192 @@
+"""The actor's pods as its owner needs to see them: how many run, wait and fail, and why.
+
+Counted as the Asya operator counts them (`kubectl get asyas`): running = ready
+pods in phase Running; failing = pods whose init or runtime containers wait in a
+reason Kubernetes keeps retrying (or restart after being OOMKilled); pending =
+the others, unschedulable ones included. Pods in phase Failed or Succeeded, and
+pods being deleted, are not counted. The Pods are asked for only while the
+Deployment is not fully available (`needs_pods`); a healthy actor is counted from
+its Deployment's status.
+
+Messages say what to change and who set it (the actor or which flavor), in words
+that stay the same from one reconcile to the next: a message that changed on
+every call would make Crossplane write the XR on every call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from function.compose import observed, pod_paths
+from function.models.plan import Plan
+
+# Reasons a container waits in while Kubernetes keeps retrying it.
+FAILING_REASONS = frozenset(
+    {
+        "CrashLoopBackOff",
+        "ImagePullBackOff",
+        "ErrImagePull",
+        "CreateContainerError",
+        "CreateContainerConfigError",
+        "RunContainerError",
+        "InvalidImageName",
+    }
+)
+IMAGE_REASONS = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName"})
+OOM_KILLED = "OOMKilled"
+# Room for the scheduler's words and what the pod asks for, each with its source.
+MAX_MESSAGE = 600
+
+
+@dataclass(frozen=True)
+class PodCounts:
+    """The actor's pods by state, and what the owner should know about them ('' if nothing)."""
+
+    running: int
+    pending: int
+    failing: int
+    message: str = ""
+
+
+def needs_pods(deployment: Mapping[str, Any] | None) -> bool:
+    """Tell whether the Deployment is observed and not fully available: its Pods say why."""
+    if deployment is None or observed.awaits_manifest(deployment):
+        return False
+    status = observed.manifest_status(deployment)
+    if not status:
+        return False
+    # The replicas asked of it (by KEDA's autoscaler, or the actor), else those it has.
+    desired = observed.number(observed.live_spec(deployment), "replicas") or observed.number(
+        status, "replicas"
+    )
+    ready = observed.number(status, "readyReplicas")
+    return not observed.is_true(status, "Available") or ready < desired
+
+
+def from_deployment(status: Mapping[str, Any]) -> PodCounts:
+    """Counts from a Deployment's status, when its Pods were not asked for (it is healthy)."""
+    replicas, ready = observed.number(status, "replicas"), observed.number(status, "readyReplicas")
+    return PodCounts(running=ready, pending=max(replicas - ready, 0), failing=0)
+
+
+def count(plan: Plan, pods: Sequence[Mapping[str, Any]]) -> PodCounts:
+    """Count the actor's pods and say why the first failing (else unschedulable) one is."""
+    running = pending = 0
+    failing: list[tuple[str, str]] = []
+    unschedulable: list[tuple[str, str]] = []
+    for pod in pods:
+        metadata = pod.get("metadata")
+        if not isinstance(metadata, Mapping) or metadata.get("deletionTimestamp"):
+            continue
+        # Crossplane 1.x answers with the namesakes of every namespace.
+        if metadata.get("namespace", plan.namespace) != plan.namespace:
+            continue
+        status = pod.get("status")
+        status = status if isinstance(status, Mapping) else {}
+        phase = status.get("phase")
+        if phase in ("Failed", "Succeeded"):
+            continue
+        name = str(metadata.get("name", ""))
+        if why := _failing(plan, status):
+            failing.append((name, why))
+        elif phase == "Running" and observed.is_true(status, "Ready"):
+            running += 1
+        else:
+            pending += 1
+            if why := _unschedulable(plan, status):
+                unschedulable.append((name, why))
+    message = ""
+    if failing:
+        message = (
+            f"{_share(len(failing), running + pending + len(failing))} failing: " + min(failing)[1]
+        )
+    elif unschedulable:
+        message = (
+            f"{_share(len(unschedulable), running + pending)} pending: " + min(unschedulable)[1]
+        )
+    return PodCounts(running, pending, len(failing), observed.bounded(message, MAX_MESSAGE))
+
+
+def _share(some: int, total: int) -> str:
+    return f"{some} of {total} pods" if total != 1 else "1 pod"
+
+
+def _container_statuses(status: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Init containers first: the pod's other containers wait for them."""
+    return [
+        item
+        for key in ("initContainerStatuses", "containerStatuses")
+        for item in observed.as_list(status.get(key))
+        if isinstance(item, Mapping)
+    ]
+
+
+def _failing(plan: Plan, status: Mapping[str, Any]) -> str:
+    """Why a pod is failing ('' when it is not)."""
+    for container in _container_statuses(status):
+        name = str(container.get("name", ""))
+        state = container.get("state")
+        state = state if isinstance(state, Mapping) else {}
+        waiting = observed.dig(state, "waiting", "reason")
+        terminated = observed.dig(state, "terminated", "reason")
+        last = observed.dig(container, "lastState", "terminated", "reason")
+        if terminated == OOM_KILLED or (last == OOM_KILLED and not container.get("ready")):
+            return _oom(plan, name)
+        if waiting in IMAGE_REASONS:
+            return _image(plan, name, str(waiting))
+        if waiting == "CreateContainerConfigError":
+            return _config(plan, name, observed.dig(state, "waiting", "message"))
+        if waiting == "CrashLoopBackOff":
+            code = observed.dig(container, "lastState", "terminated", "exitCode")
+            exited = f"exit code {code}" if isinstance(code, int) else "it exits"
+            return (
+                f"container {name} is crash-looping ({exited}{f', {last}' if last else ''}); "
+                f"its log says why: kubectl logs deployment/{plan.actor} -c {name} --previous"
+            )
+        if waiting in FAILING_REASONS:
+            detail = observed.dig(state, "waiting", "message")
+            return f"container {name}: {waiting}" + (f": {detail}" if detail else "")
+    return ""
+
+
+def _oom(plan: Plan, container: str) -> str:
+    where = pod_paths.of_container(plan, container)
+    if where is None:
+        return f"container {container} was OOMKilled"
+    limit = where.resource(plan, "limits", "memory")
+    if limit is None:
+        return (
+            f"container {container} was OOMKilled with no memory limit of its own (the node "
+            f"ran out of memory); set {where.field('resources', 'limits', 'memory')}"
+        )
+    value, path, source = limit
+    return f"container {container} was OOMKilled: memory limit {value} ({path}, from {source}); raise it"
+
+
+def _image(plan: Plan, container: str, reason: str) -> str:
+    where = pod_paths.of_container(plan, container)
+    if where is None:
+        return f"container {container} cannot pull its image ({reason})"
+    image, source = where.image(plan)
+    return f"container {container} cannot pull image {image} ({reason}); it is {source}"
+
+
+def _config(plan: Plan, container: str, detail: Any) -> str:
+    text = str(detail or "CreateContainerConfigError")
+    named = pod_paths.naming(plan, text)
+    return f"container {container} cannot start: {text}" + (f" ({named})" if named else "")
+
+
+def _unschedulable(plan: Plan, status: Mapping[str, Any]) -> str:
+    found = observed.condition(status, "PodScheduled")
+    if (
+        found is None
+        or str(found.get("status")) != "False"
+        or found.get("reason") != "Unschedulable"
+    ):
+        return ""
+    scheduler = str(found.get("message") or "no node fits")
+    asks = pod_paths.placement(plan)
+    return f"cannot be scheduled: {scheduler}" + (f"; the pod asks for {asks}" if asks else "")

@@ -1,0 +1,178 @@
+"""Where in the actor's spec each part of its pod comes from, and who set it.
+
+A message about a container (its image, its memory limit, a Secret it cannot find)
+names the spec field to change and its source: the actor, a flavor, a default, or
+the Composition's Input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from function.compose import observed
+from function.compose.render import containers
+from function.models import pod
+from function.models.plan import Plan
+
+INPUT = "the Composition's Input"
+# How the kubelet names the object a container cannot find.
+_MISSING_OBJECT = (
+    re.compile(r'(?P<kind>secret|configmap) "(?P<name>[^"]+)" not found', re.IGNORECASE),
+    re.compile(r"in (?P<kind>Secret|ConfigMap) [^/\s]+/(?P<name>[^\s,;]+)"),
+)
+# Extended resources (GPUs and the like) are asked for as limits, which requests follow.
+_PLACEMENT_RESOURCES = ("requests", "limits")
+
+
+def _data(plan: Plan) -> Mapping[str, Any]:
+    return plan.origin.data if plan.origin is not None else {}
+
+
+def _source(plan: Plan, loc: tuple[str | int, ...]) -> tuple[str, str]:
+    """(dotted path, who set it) of a location in the resolved spec."""
+    if plan.origin is None:
+        return ".".join(str(step) for step in loc), "the actor's spec"
+    path, layer = plan.origin.blame(loc)
+    return path, str(layer)
+
+
+def _at(data: Any, loc: tuple[str | int, ...]) -> Any:
+    for step in loc:
+        if isinstance(step, int):
+            data = data[step] if isinstance(data, list) and step < len(data) else None
+        else:
+            data = data.get(step) if isinstance(data, Mapping) else None
+    return data
+
+
+@dataclass(frozen=True)
+class ContainerSettings:
+    """Where a container's settings live in the spec (`loc`, empty for the runtime)."""
+
+    loc: tuple[str | int, ...]
+    # None for the sidecar without its own image: the Input sets it.
+    image_loc: tuple[str | int, ...] | None
+
+    def field(self, *keys: str) -> str:
+        """How messages name one of the container's fields, set or not: `sidecar.resources`."""
+        text = ""
+        for step in (*self.loc, *keys):
+            text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else step)
+        return text
+
+    def resource(self, plan: Plan, kind: str, name: str) -> tuple[str, str, str] | None:
+        """(value, path, who set it) of one of the container's resources, or None when unset."""
+        loc = (*self.loc, "resources", kind, name)
+        value = _at(_data(plan), loc)
+        if value is None:
+            return None
+        return (str(value), *_source(plan, loc))
+
+    def image(self, plan: Plan) -> tuple[str, str]:
+        """(the image, where it was set, as words)."""
+        if self.image_loc is None:
+            image, _ = containers.sidecar_image(plan)
+            return image, f"set by {INPUT} (sidecar.image)"
+        image = _at(_data(plan), self.image_loc)
+        if self.loc == ("sidecar",):
+            image, _ = containers.sidecar_image(plan)
+        path, source = _source(plan, self.image_loc)
+        return str(image), f"{path}, from {source}"
+
+
+def of_container(plan: Plan, name: str) -> ContainerSettings | None:
+    """Where a container of the actor's pod is configured (None for one the actor does not own)."""
+    if name == pod.RUNTIME:
+        return ContainerSettings((), ("image",))
+    if name == pod.SIDECAR:
+        own = _at(_data(plan), ("sidecar", "image")) is not None
+        return ContainerSettings(("sidecar",), ("sidecar", "image") if own else None)
+    data = _data(plan)
+    for index, proxy in enumerate(observed.as_list(data.get("stateProxy"))):
+        if isinstance(proxy, Mapping) and pod.connector_name(str(proxy.get("name"))) == name:
+            loc: tuple[str | int, ...] = ("stateProxy", index, "connector")
+            return ContainerSettings(loc, (*loc, "image"))
+    for field in ("sidecars", "initContainers"):
+        for index, container in enumerate(observed.as_list(data.get(field))):
+            if isinstance(container, Mapping) and container.get("name") == name:
+                return ContainerSettings((field, index), (field, index, "image"))
+    return None
+
+
+def _references(data: Mapping[str, Any]) -> Iterator[tuple[tuple[str | int, ...], str, str]]:
+    """Every Secret or ConfigMap the spec names: (location, kind, name)."""
+    for index, ref in enumerate(observed.as_list(data.get("secretRefs"))):
+        if isinstance(ref, Mapping):
+            yield ("secretRefs", index, "secretName"), "secret", str(ref.get("secretName"))
+    places: list[tuple[str | int, ...]] = [()]
+    places += [("sidecars", i) for i, _ in enumerate(observed.as_list(data.get("sidecars")))]
+    places += [
+        ("initContainers", i) for i, _ in enumerate(observed.as_list(data.get("initContainers")))
+    ]
+    for place in places:
+        for index, var in enumerate(observed.as_list(_at(data, (*place, "env")))):
+            for ref, kind in (("secretKeyRef", "secret"), ("configMapKeyRef", "configmap")):
+                name = observed.dig(var, "valueFrom", ref, "name")
+                if isinstance(name, str):
+                    yield (*place, "env", index, "valueFrom", ref, "name"), kind, name
+        for index, source in enumerate(observed.as_list(_at(data, (*place, "envFrom")))):
+            for ref, kind in (("secretRef", "secret"), ("configMapRef", "configmap")):
+                name = observed.dig(source, ref, "name")
+                if isinstance(name, str):
+                    yield (*place, "envFrom", index, ref, "name"), kind, name
+    for index, volume in enumerate(observed.as_list(data.get("volumes"))):
+        for field, key, kind in (
+            ("secret", "secretName", "secret"),
+            ("configMap", "name", "configmap"),
+        ):
+            name = observed.dig(volume, field, key)
+            if isinstance(name, str):
+                yield ("volumes", index, field, key), kind, name
+
+
+def naming(plan: Plan, kubelet_message: str) -> str:
+    """Which spec entries name the Secret or ConfigMap the kubelet cannot find, and who set them."""
+    for pattern in _MISSING_OBJECT:
+        found = pattern.search(kubelet_message)
+        if found is None:
+            continue
+        kind, name = found["kind"].lower(), found["name"]
+        entries = [
+            "{} from {}".format(*_source(plan, loc))
+            for loc, their_kind, their_name in _references(_data(plan))
+            if their_kind == kind and their_name == name
+        ]
+        if kind == "secret" and plan.settings.sidecar.aws_creds_secret == name:
+            entries.append(f"sidecar.awsCredsSecret of {INPUT}")
+        if entries:
+            return "named by " + "; ".join(entries)
+    return ""
+
+
+def placement(plan: Plan) -> str:
+    """What the runtime asks of a node, and who set it: resources, nodeSelector, tolerations."""
+    data = _data(plan)
+    asks: list[str] = []
+    seen: set[str] = set()
+    for kind in _PLACEMENT_RESOURCES:
+        wanted = observed.dig(data, "resources", kind)
+        for name, value in wanted.items() if isinstance(wanted, Mapping) else ():
+            # A limit counts for placement only where no request is set (extended resources).
+            if name in seen:
+                continue
+            seen.add(name)
+            path, source = _source(plan, ("resources", kind, name))
+            asks.append(f"{name}: {value} ({path}, from {source})")
+    selector = data.get("nodeSelector")
+    for name, value in selector.items() if isinstance(selector, Mapping) else ():
+        path, source = _source(plan, ("nodeSelector", name))
+        asks.append(f"node {name}={value} ({path}, from {source})")
+    tolerations = observed.as_list(data.get("tolerations"))
+    if tolerations:
+        sources = sorted({_source(plan, ("tolerations", i))[1] for i in range(len(tolerations))})
+        count = len(tolerations)
+        asks.append(f"{count} toleration{'' if count == 1 else 's'} (from {', '.join(sources)})")
+    return ", ".join(asks)

@@ -1,0 +1,341 @@
+"""Actor health: its pods counted as the operator counts them, and why they do not run."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from function import pipeline as fn
+from function.codec import structs
+from function.compose import health, render, status
+from function.resolve import requirements
+from tests import support
+from tests.unit.render.plans import plan, stage
+
+GPU_FLAVOR = {
+    "resources": {"limits": {"nvidia.com/gpu": 1, "memory": "16Gi"}, "requests": {"cpu": "4"}},
+    "nodeSelector": {"cloud.google.com/gke-accelerator": "nvidia-tesla-a100"},
+    "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+}
+SECRETS_FLAVOR = {"secretRefs": [{"secretName": "openai", "keys": [{"key": "k", "envVar": "KEY"}]}]}
+
+
+def pod(
+    name: str,
+    *,
+    phase: str = "Running",
+    ready: bool = True,
+    containers: list[dict[str, Any]] | None = None,
+    init: list[dict[str, Any]] | None = None,
+    conditions: list[dict[str, Any]] | None = None,
+    namespace: str = "team",
+    **metadata: Any,
+) -> dict[str, Any]:
+    status: dict[str, Any] = {
+        "phase": phase,
+        "conditions": conditions
+        if conditions is not None
+        else [{"type": "Ready", "status": "True" if ready else "False"}],
+    }
+    if containers is not None:
+        status["containerStatuses"] = containers
+    if init is not None:
+        status["initContainerStatuses"] = init
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "labels": {"asya.sh/actor": "echo"},
+            **metadata,
+        },
+        "status": status,
+    }
+
+
+def waiting(
+    container: str, why: str, message: str = "", restarts: int = 3, /, **last: Any
+) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "name": container,
+        "ready": False,
+        "restartCount": restarts,
+        "state": {"waiting": {"reason": why, **({"message": message} if message else {})}},
+    }
+    if last:
+        found["lastState"] = {"terminated": last}
+    return found
+
+
+def unavailable(ready: int = 0, replicas: int = 1) -> dict[str, dict[str, Any]]:
+    """The text-processor's ready stage with its Deployment not available."""
+    observed = stage("ready")
+    manifest = observed["deployment"]["status"]["atProvider"]["manifest"]
+    manifest["status"] = {
+        "replicas": replicas,
+        "readyReplicas": ready,
+        "conditions": [
+            {"type": "Available", "status": "False", "reason": "MinimumReplicasUnavailable"}
+        ],
+    }
+    return observed
+
+
+def derive(**kwargs: Any) -> status.Report:
+    actor = plan(observed=kwargs.pop("observed", None) or unavailable(), **kwargs)
+    return status.derive(actor, render.render_all(actor))
+
+
+def workload(report: status.Report) -> dict[str, Any]:
+    found: dict[str, Any] = report.status["infrastructure"]["workload"]
+    return found
+
+
+# ------------------------------------------------------------------ when to ask
+
+
+def test_only_a_deployment_that_is_not_fully_available_needs_its_pods() -> None:
+    healthy = stage("ready")["deployment"]
+    assert not health.needs_pods(healthy)
+    assert not health.needs_pods(None)
+    assert health.needs_pods(unavailable()["deployment"])
+    # Available, with fewer ready than it has: a rollout or a pod failing beside the others.
+    short = stage("ready")["deployment"]
+    short["status"]["atProvider"]["manifest"]["status"]["readyReplicas"] = 4
+    assert health.needs_pods(short)
+    napping = stage("napping")["deployment"]
+    assert not health.needs_pods(napping)
+
+
+def request(observed: dict[str, dict[str, Any]], pods: list[dict[str, Any]] | None) -> Any:
+    req = support.request(copy.deepcopy(support.MINIMAL_XR), input=support.struct({}))
+    for name, body in observed.items():
+        req.observed.resources[name].resource.update(body)
+    if pods is not None:
+        items = req.required_resources[requirements.PODS_KEY]
+        for body in pods:
+            items.items.add().resource.update(body)
+    return req
+
+
+def test_a_healthy_actor_asks_for_no_pods_and_an_unhealthy_one_does() -> None:
+    healthy = fn.FunctionRunner().answer(request(stage("ready"), None)).message()
+    assert requirements.PODS_KEY not in healthy.requirements.resources
+    assert requirements.PODS_KEY not in healthy.requirements.extra_resources
+    unhealthy = fn.FunctionRunner().answer(request(unavailable(), None)).message()
+    selector = unhealthy.requirements.resources[requirements.PODS_KEY]
+    assert (selector.api_version, selector.kind, selector.namespace) == ("v1", "Pod", "team")
+    assert dict(selector.match_labels.labels) == {"asya.sh/actor": "echo"}
+    # Crossplane 1.x: asked in every namespace, the answer filtered.
+    legacy = unhealthy.requirements.extra_resources[requirements.PODS_KEY]
+    assert (legacy.kind, legacy.namespace) == ("Pod", "")
+
+
+def test_the_pods_crossplane_fetched_reach_the_status_and_keep_being_asked_for() -> None:
+    pods = [pod("echo-1", containers=[waiting("asya-runtime", "CrashLoopBackOff", exitCode=1)])]
+    rsp = fn.FunctionRunner().answer(request(unavailable(), pods)).message()
+    xr_status = structs.plain(rsp.desired.composite.resource)["status"]
+    assert xr_status["phase"] == "Degraded"
+    assert xr_status["infrastructure"]["workload"]["failing"] == 1
+    # The same requirement as the call before: Crossplane's loop settles.
+    assert requirements.PODS_KEY in rsp.requirements.resources
+
+
+# ------------------------------------------------------------------ counts
+
+
+def test_pods_are_counted_as_running_pending_and_failing() -> None:
+    pods = [
+        pod("echo-a"),
+        pod("echo-b", ready=False),
+        pod("echo-c", phase="Pending", ready=False),
+        pod("echo-d", containers=[waiting("asya-runtime", "ImagePullBackOff")]),
+        pod("echo-e", init=[waiting("setup", "CrashLoopBackOff", exitCode=2)]),
+        # Not counted: stopped retrying, being deleted, or another namespace's (Crossplane 1.x).
+        pod("echo-f", phase="Failed", containers=[waiting("asya-runtime", "CrashLoopBackOff")]),
+        pod("echo-g", deletionTimestamp="2026-11-25T10:00:00Z"),
+        pod("echo-h", namespace="other"),
+    ]
+    report = derive(pods=pods)
+    assert (workload(report)["running"], workload(report)["pending"]) == (1, 2)
+    assert workload(report)["failing"] == 2
+    assert report.phase == status.Phase.DEGRADED
+
+
+def test_without_pods_the_counts_come_from_the_deployment() -> None:
+    report = derive(observed=unavailable(ready=1, replicas=3))
+    assert (workload(report)["running"], workload(report)["pending"]) == (1, 2)
+    assert workload(report)["failing"] == 0
+    assert report.phase == status.Phase.CREATING
+
+
+def test_an_actor_with_pending_pods_only_is_creating_not_degraded() -> None:
+    report = derive(pods=[pod("echo-a", phase="Pending", ready=False)])
+    assert report.phase == status.Phase.CREATING
+    assert workload(report)["pending"] == 1
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "CrashLoopBackOff",
+        "ImagePullBackOff",
+        "ErrImagePull",
+        "CreateContainerError",
+        "CreateContainerConfigError",
+        "RunContainerError",
+        "InvalidImageName",
+    ],
+)
+def test_each_retried_reason_counts_as_failing(reason: str) -> None:
+    report = derive(pods=[pod("echo-a", containers=[waiting("asya-runtime", reason)])])
+    assert workload(report)["failing"] == 1
+    assert report.phase == status.Phase.DEGRADED
+
+
+def test_a_container_restarting_after_oomkilled_is_failing() -> None:
+    restarted = {
+        "name": "asya-runtime",
+        "ready": False,
+        "state": {"running": {"startedAt": "2026-11-25T10:00:00Z"}},
+        "lastState": {"terminated": {"reason": "OOMKilled", "exitCode": 137}},
+    }
+    report = derive(pods=[pod("echo-a", ready=False, containers=[restarted])])
+    assert workload(report)["failing"] == 1
+
+
+# ------------------------------------------------------------------ messages
+
+
+def test_oomkilled_names_the_memory_limit_and_the_flavor_that_set_it() -> None:
+    oom = waiting("asya-runtime", "CrashLoopBackOff", reason="OOMKilled", exitCode=137)
+    report = derive(flavors={"gpu-a100": GPU_FLAVOR}, pods=[pod("echo-a", containers=[oom])])
+    assert workload(report)["message"] == (
+        "Deployment is not available: 1 pod failing: container asya-runtime was OOMKilled: "
+        'memory limit 16Gi (resources.limits.memory, from flavor "gpu-a100"); raise it'
+    )
+
+
+def test_oomkilled_without_a_limit_says_which_field_to_set() -> None:
+    oom = waiting("asya-sidecar", "CrashLoopBackOff", reason="OOMKilled", exitCode=137)
+    report = derive(pods=[pod("echo-a", containers=[oom])])
+    assert workload(report)["message"].endswith(
+        "container asya-sidecar was OOMKilled with no memory limit of its own (the node ran "
+        "out of memory); set sidecar.resources.limits.memory"
+    )
+
+
+def test_an_image_that_cannot_be_pulled_is_named_with_who_set_it() -> None:
+    pulled = waiting("asya-runtime", "ImagePullBackOff", 'Back-off pulling image "echo:1"')
+    report = derive(pods=[pod("echo-a", containers=[pulled])])
+    assert workload(report)["message"].endswith(
+        "container asya-runtime cannot pull image echo:1 (ImagePullBackOff); "
+        "it is image, from the actor's spec"
+    )
+    sidecar = derive(pods=[pod("echo-a", containers=[waiting("asya-sidecar", "ErrImagePull")])])
+    assert workload(sidecar)["message"].endswith(
+        "container asya-sidecar cannot pull image ghcr.io/deliveryhero/asya-sidecar:latest "
+        "(ErrImagePull); it is set by the Composition's Input (sidecar.image)"
+    )
+
+
+def test_a_missing_secret_names_the_entry_and_the_flavor_that_names_it() -> None:
+    config = waiting("asya-runtime", "CreateContainerConfigError", 'secret "openai" not found')
+    report = derive(
+        flavors={"openai-secrets": SECRETS_FLAVOR}, pods=[pod("e", containers=[config])]
+    )
+    assert workload(report)["message"].endswith(
+        'container asya-runtime cannot start: secret "openai" not found '
+        '(named by secretRefs[openai].secretName from flavor "openai-secrets")'
+    )
+
+
+def test_unschedulable_pods_say_what_the_pod_asks_for_and_who_asked() -> None:
+    scheduler = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
+    unscheduled = pod(
+        "echo-a",
+        phase="Pending",
+        conditions=[
+            {
+                "type": "PodScheduled",
+                "status": "False",
+                "reason": "Unschedulable",
+                "message": scheduler,
+            }
+        ],
+    )
+    report = derive(flavors={"gpu-a100": GPU_FLAVOR}, pods=[unscheduled])
+    message = workload(report)["message"]
+    assert message.startswith(
+        f"Deployment is not available: 1 pod pending: cannot be scheduled: {scheduler}"
+    )
+    for asked in (
+        'cpu: 4 (resources.requests.cpu, from flavor "gpu-a100")',
+        'nvidia.com/gpu: 1 (resources.limits.nvidia.com/gpu, from flavor "gpu-a100")',
+        "node cloud.google.com/gke-accelerator=nvidia-tesla-a100 "
+        '(nodeSelector.cloud.google.com/gke-accelerator, from flavor "gpu-a100")',
+        '1 toleration (from flavor "gpu-a100")',
+    ):
+        assert asked in message
+    assert report.phase == status.Phase.CREATING
+
+
+def test_messages_stay_the_same_while_only_restarts_and_back_off_change() -> None:
+    first = waiting("asya-runtime", "CrashLoopBackOff", "back-off 10s restarting", 2, exitCode=1)
+    later = waiting("asya-runtime", "CrashLoopBackOff", "back-off 5m0s restarting", 9, exitCode=1)
+    messages = {
+        workload(derive(pods=[pod("echo-a", containers=[found])]))["message"]
+        for found in (first, later)
+    }
+    assert messages == {
+        "Deployment is not available: 1 pod failing: container asya-runtime is crash-looping "
+        "(exit code 1); its log says why: kubectl logs deployment/echo -c asya-runtime --previous"
+    }
+
+
+def test_several_failing_pods_are_described_by_the_first_by_name() -> None:
+    pods = [
+        pod(f"echo-{suffix}", containers=[waiting("asya-runtime", "ErrImagePull")])
+        for suffix in ("c", "a", "b")
+    ]
+    pods.append(pod("echo-0"))
+    message = workload(derive(pods=pods))["message"]
+    assert message.startswith("Deployment is not available: 3 of 4 pods failing: ")
+
+
+def test_a_long_scheduler_message_is_bounded() -> None:
+    scheduler = "0/300 nodes are available: " + "node(s) had untolerated taint, " * 40
+    unscheduled = pod(
+        "echo-a",
+        phase="Pending",
+        conditions=[
+            {
+                "type": "PodScheduled",
+                "status": "False",
+                "reason": "Unschedulable",
+                "message": scheduler,
+            }
+        ],
+    )
+    message = workload(derive(pods=[unscheduled]))["message"]
+    assert len(message) <= len("Deployment is not available: ") + health.MAX_MESSAGE
+
+
+def test_phase_degraded_is_in_both_xrds() -> None:
+    for path in ("xrd/xasyncactors.asya.sh.yaml", "xrd/asyncactors.asya.sh.v2.yaml"):
+        text = (support.ROOT / path).read_text()
+        assert "Degraded" in text
+        for column in ("Running", "Pending", "Failing", "Min", "Max"):
+            assert f"name: {column}" in text
+
+
+def test_scaling_bounds_are_reported() -> None:
+    report = derive(
+        observed=stage("ready"), spec={"scaling": {"minReplicaCount": 1, "maxReplicaCount": 7}}
+    )
+    assert report.status["scaling"] == {"minReplicas": 1, "maxReplicas": 7}
+    fixed = derive(observed=stage("ready"), spec={"scaling": {"enabled": False}, "replicas": 2})
+    assert fixed.status["scaling"] == {"minReplicas": 2, "maxReplicas": 2}
