@@ -76,6 +76,7 @@ KUBERNETES_FILES = {
     ("v1", "ServiceAccount"): "serviceaccount-v1.json",
     ("v1", "Secret"): "secret-v1.json",
     ("v1", "ConfigMap"): "configmap-v1.json",
+    ("v1", "Pod"): "pod-v1.json",
     ("rbac.authorization.k8s.io/v1", "ClusterRole"): "clusterrole-rbac-v1.json",
 }
 

@@ -169,8 +169,10 @@ def _image(plan: Plan, container: str, reason: str) -> str:
     where = pod_paths.of_container(plan, container)
     if where is None:
         return f"container {container} cannot pull its image ({reason})"
-    image, source = where.image(plan)
-    return f"container {container} cannot pull image {image} ({reason}); it is {source}"
+    image, path, source = where.image(plan)
+    return (
+        f"container {container} cannot pull image {image} ({reason}): check {path} (from {source})"
+    )
 
 
 def _config(plan: Plan, container: str, detail: Any) -> str:

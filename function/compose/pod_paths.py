@@ -71,16 +71,15 @@ class ContainerSettings:
             return None
         return (str(value), *_source(plan, loc))
 
-    def image(self, plan: Plan) -> tuple[str, str]:
-        """(the image, where it was set, as words)."""
+    def image(self, plan: Plan) -> tuple[str, str, str]:
+        """(the image, the field that sets it, who set it)."""
         if self.image_loc is None:
             image, _ = containers.sidecar_image(plan)
-            return image, f"set by {INPUT} (sidecar.image)"
+            return image, "sidecar.image", INPUT
         image = _at(_data(plan), self.image_loc)
         if self.loc == ("sidecar",):
             image, _ = containers.sidecar_image(plan)
-        path, source = _source(plan, self.image_loc)
-        return str(image), f"{path}, from {source}"
+        return (str(image), *_source(plan, self.image_loc))
 
 
 def of_container(plan: Plan, name: str) -> ContainerSettings | None:
@@ -141,12 +140,12 @@ def naming(plan: Plan, kubelet_message: str) -> str:
             continue
         kind, name = found["kind"].lower(), found["name"]
         entries = [
-            "{} from {}".format(*_source(plan, loc))
+            "{}, from {}".format(*_source(plan, loc))
             for loc, their_kind, their_name in _references(_data(plan))
             if their_kind == kind and their_name == name
         ]
         if kind == "secret" and plan.settings.sidecar.aws_creds_secret == name:
-            entries.append(f"sidecar.awsCredsSecret of {INPUT}")
+            entries.append(f"sidecar.awsCredsSecret, from {INPUT}")
         if entries:
             return "named by " + "; ".join(entries)
     return ""
@@ -159,7 +158,9 @@ def placement(plan: Plan) -> str:
     seen: set[str] = set()
     for kind in _PLACEMENT_RESOURCES:
         wanted = observed.dig(data, "resources", kind)
-        for name, value in wanted.items() if isinstance(wanted, Mapping) else ():
+        # Sorted: a map read from protobuf has no order of its own, and the words must
+        # not change from one call to the next.
+        for name, value in sorted(wanted.items() if isinstance(wanted, Mapping) else ()):
             # A limit counts for placement only where no request is set (extended resources).
             if name in seen:
                 continue
@@ -167,7 +168,7 @@ def placement(plan: Plan) -> str:
             path, source = _source(plan, ("resources", kind, name))
             asks.append(f"{name}: {value} ({path}, from {source})")
     selector = data.get("nodeSelector")
-    for name, value in selector.items() if isinstance(selector, Mapping) else ():
+    for name, value in sorted(selector.items() if isinstance(selector, Mapping) else ()):
         path, source = _source(plan, ("nodeSelector", name))
         asks.append(f"node {name}={value} ({path}, from {source})")
     tolerations = observed.as_list(data.get("tolerations"))

@@ -17,6 +17,8 @@ STAGES = ("created", "queue-creating", "queue-no-url", "queue-url", "ready", "na
 LIBRARY = ("examples/flavors", "examples/platform")
 TEAM_FLAVORS = (*LIBRARY, "examples/team-flavors")
 # The life stages that differ for the other transports.
+# Why an actor's pods do not run: a file of its Pods per reason (examples/troubleshooting).
+TROUBLES = ("crash-loop", "oom-killed", "image-pull", "missing-secret", "unschedulable")
 TRANSPORT_STAGES = {
     "rabbitmq": ("created", "ready", "napping"),
     "pubsub": ("created", "subscription-ready", "ready", "napping"),
@@ -125,6 +127,21 @@ CASES = (
             ("pubsub", f"examples/{folder}pubsub/composition.yaml", TRANSPORT_STAGES["pubsub"]),
         )
         for stage in stages
+    ]
+    + [
+        Case(
+            f"{prefix}troubleshooting-{trouble}",
+            f"examples/{folder}troubleshooting/xr.yaml",
+            composition=composition,
+            observed=f"examples/{folder}troubleshooting/observed.yaml",
+            xrd=xrd,
+            required=(*LIBRARY, f"examples/troubleshooting/pods/{trouble}.yaml"),
+        )
+        for prefix, folder, composition, xrd in (
+            ("", "", "examples/composition.yaml", "xrd/xasyncactors.asya.sh.yaml"),
+            ("v2-", "v2/", "examples/v2/composition.yaml", "xrd/asyncactors.asya.sh.v2.yaml"),
+        )
+        for trouble in TROUBLES
     ]
 )
 

@@ -125,6 +125,37 @@ RABBITMQ = {
     "ready": ready("Ready", "deployment scaledobject triggerauthentication"),
     "napping": ready("Napping", "deployment scaledobject triggerauthentication"),
 }
+# The summarizer's pods do not run (examples/troubleshooting): why, with who set what to change.
+TROUBLE = {
+    "crash-loop": "2 of 2 pods failing: container asya-runtime is crash-looping (exit code 1, "
+    "Error); its log says why: kubectl logs deployment/summarizer -c asya-runtime --previous",
+    "oom-killed": "2 of 2 pods failing: container asya-runtime was OOMKilled: memory limit 8Gi "
+    '(resources.limits.memory, from flavor "cpu-large"); raise it',
+    "image-pull": "2 of 2 pods failing: container asya-runtime cannot pull image "
+    "ghcr.io/myorg/summarizer:v1.4 (ImagePullBackOff): check image (from the actor's spec)",
+    "missing-secret": '2 of 2 pods failing: container asya-runtime cannot start: secret "openai-creds"'
+    ' not found (named by secretRefs[openai-creds].secretName, from flavor "openai-secrets")',
+    "unschedulable": "2 of 2 pods pending: cannot be scheduled: 0/3 nodes are available: 3 "
+    "Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for "
+    'incoming pod.; the pod asks for cpu: 2 (resources.requests.cpu, from flavor "cpu-large"), '
+    'memory: 4Gi (resources.requests.memory, from flavor "cpu-large")',
+}
+
+
+def troubled(trouble: str) -> Stage:
+    """Everything ready but the Deployment, whose pods fail (Degraded) or wait (Creating)."""
+    return Stage(
+        "Creating" if trouble == "unschedulable" else "Degraded",
+        "Unready resources: deployment",
+        READY,
+        READY,
+        (False, f"Deployment is not available: {TROUBLE[trouble]}"),
+        unready="deployment",
+        ready_resources="scaledobject serviceaccount sqs-queue triggerauthentication",
+        queue_url=SUMMARIZER_URL,
+    )
+
+
 PUBSUB_ALL = "deployment pubsub-subscription pubsub-topic scaledobject triggerauthentication"
 PUBSUB = {
     "created": Stage(
@@ -149,6 +180,7 @@ PUBSUB = {
 }
 
 SQS_URL = "https://sqs.us-east-1.amazonaws.com/123456789012/"
+SUMMARIZER_URL = SQS_URL + "asya-production-summarizer"
 TEXT_PROCESSOR_URL = SQS_URL + "asya-asya-text-processor"
 IMAGE_ENHANCER_URL = SQS_URL + "asya-production-image-enhancer"
 RUNTIME = "pod.containers.asya-runtime"
@@ -284,4 +316,9 @@ STAGES = {
     "v2-pubsub-subscription-ready": PUBSUB["subscription-ready"],
     "v2-pubsub-ready": PUBSUB["ready"],
     "v2-pubsub-napping": PUBSUB["napping"],
+    **{
+        f"{prefix}troubleshooting-{trouble}": troubled(trouble)
+        for prefix in ("", "v2-")
+        for trouble in TROUBLE
+    },
 }

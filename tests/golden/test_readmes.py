@@ -14,7 +14,13 @@ BLOCK = re.compile(r"^### (?P<stage>[a-z-]+):.*?```yaml\n(?P<status>.*?)```", re
 
 @pytest.mark.parametrize(
     ("actor", "stages"),
-    [("text-processor", 6), ("image-enhancer", 6), ("rabbitmq", 3), ("pubsub", 4)],
+    [
+        ("text-processor", 6),
+        ("image-enhancer", 6),
+        ("rabbitmq", 3),
+        ("pubsub", 4),
+        ("troubleshooting", 5),
+    ],
 )
 def test_the_status_each_readme_shows_is_what_render_prints(actor: str, stages: int) -> None:
     text = (EXAMPLES / actor / "README.md").read_text()

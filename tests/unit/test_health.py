@@ -11,7 +11,8 @@ from function import pipeline as fn
 from function.codec import structs
 from function.compose import health, render, status
 from function.resolve import requirements
-from tests import support
+from tests import schemas, support
+from tests.golden.cases import TROUBLES
 from tests.unit.render.plans import plan, stage
 
 GPU_FLAVOR = {
@@ -232,13 +233,13 @@ def test_an_image_that_cannot_be_pulled_is_named_with_who_set_it() -> None:
     pulled = waiting("asya-runtime", "ImagePullBackOff", 'Back-off pulling image "echo:1"')
     report = derive(pods=[pod("echo-a", containers=[pulled])])
     assert workload(report)["message"].endswith(
-        "container asya-runtime cannot pull image echo:1 (ImagePullBackOff); "
-        "it is image, from the actor's spec"
+        "container asya-runtime cannot pull image echo:1 (ImagePullBackOff): "
+        "check image (from the actor's spec)"
     )
     sidecar = derive(pods=[pod("echo-a", containers=[waiting("asya-sidecar", "ErrImagePull")])])
     assert workload(sidecar)["message"].endswith(
         "container asya-sidecar cannot pull image ghcr.io/deliveryhero/asya-sidecar:latest "
-        "(ErrImagePull); it is set by the Composition's Input (sidecar.image)"
+        "(ErrImagePull): check sidecar.image (from the Composition's Input)"
     )
 
 
@@ -249,7 +250,7 @@ def test_a_missing_secret_names_the_entry_and_the_flavor_that_names_it() -> None
     )
     assert workload(report)["message"].endswith(
         'container asya-runtime cannot start: secret "openai" not found '
-        '(named by secretRefs[openai].secretName from flavor "openai-secrets")'
+        '(named by secretRefs[openai].secretName, from flavor "openai-secrets")'
     )
 
 
@@ -339,3 +340,14 @@ def test_scaling_bounds_are_reported() -> None:
     assert report.status["scaling"] == {"minReplicas": 1, "maxReplicas": 7}
     fixed = derive(observed=stage("ready"), spec={"scaling": {"enabled": False}, "replicas": 2})
     assert fixed.status["scaling"] == {"minReplicas": 2, "maxReplicas": 2}
+
+
+@pytest.mark.parametrize("trouble", TROUBLES)
+def test_every_pod_fixture_validates_against_the_pod_schema(trouble: str) -> None:
+    pods = schemas.load_all(
+        support.ROOT / "examples" / "troubleshooting" / "pods" / f"{trouble}.yaml"
+    )
+    assert pods
+    for body in pods:
+        assert schemas.errors(body) == []
+        assert body["metadata"]["labels"]["asya.sh/actor"] == "summarizer"
