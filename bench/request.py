@@ -218,7 +218,7 @@ def crossplane_tag(req: fnv1.RunFunctionRequest) -> str:
     return hashlib.sha256(content.SerializeToString(deterministic=True)).hexdigest()
 
 
-def pod(actor: str, index: int) -> dict[str, Any]:
+def pod(actor: str, index: int, namespace: str = "production") -> dict[str, Any]:
     """One of an actor's Pods as the API server returns it (about 3.5 KB)."""
     containers = ("asya-runtime", "asya-sidecar")
     conditions = ("Ready", "PodScheduled", "Initialized", "ContainersReady")
@@ -227,7 +227,7 @@ def pod(actor: str, index: int) -> dict[str, Any]:
         "kind": "Pod",
         "metadata": {
             "name": f"{actor}-7d9f8c6b5-{index:05d}",
-            "namespace": "ml",
+            "namespace": namespace,
             "uid": f"pod-uid-{actor}-{index}",
             "resourceVersion": str(100_000 + index),
             "labels": {"asya.sh/actor": actor, "pod-template-hash": "7d9f8c6b5"},
@@ -316,7 +316,9 @@ def request(
         resolved: with the flavors fetched (else the first call of the loop).
         heavy: the heavier actor (12 env vars, Secrets) of BENCHMARKS.md.
         variant: changes the observed Deployment's status, as a reconcile after a change sees it.
-        pods: the actor's Pods fetched alongside the flavors, as required resources.
+        pods: the actor's Pods fetched alongside the flavors, as the function asks for them
+            while its Deployment is not fully available (one of them is not ready, its
+            runtime crash-looping).
     """
     req = fnv1.RunFunctionRequest()
     xr = composite(index)
@@ -328,6 +330,9 @@ def request(
         name = doc["metadata"]["annotations"]["crossplane.io/composition-resource-name"]
         if name == "deployment" and variant:
             doc["status"]["atProvider"]["manifest"]["status"]["observedGeneration"] = variant
+        if name == "deployment" and pods:
+            deployment_status = doc["status"]["atProvider"]["manifest"]["status"]
+            deployment_status |= {"replicas": pods, "readyReplicas": pods - 1}
         req.observed.resources[name].resource.update(doc)
     [composition] = _load(EXAMPLES / "composition.yaml")
     req.input.update(composition["spec"]["pipeline"][0]["input"])
@@ -348,5 +353,15 @@ def request(
             ):
                 req.required_resources["dead-letter-queue"].items.add().resource.update(queue)
     for n in range(pods):
-        req.required_resources["pods"].items.add().resource.update(pod(xr["spec"]["actor"], n))
+        body = pod(xr["spec"]["actor"], n)
+        if n == pods - 1:
+            body["status"]["conditions"][0]["status"] = "False"
+            runtime = body["status"]["containerStatuses"][0]
+            runtime |= {
+                "ready": False,
+                "restartCount": 7,
+                "state": {"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 5m0s"}},
+                "lastState": {"terminated": {"reason": "Error", "exitCode": 1}},
+            }
+        req.required_resources["actor-pods"].items.add().resource.update(body)
     return req

@@ -72,14 +72,27 @@ def value_of(value: struct_pb2.Value) -> Any:
     return None
 
 
+def _viewed(value: struct_pb2.Value) -> Any:
+    """A Value as a view reads it: a map as another view, a list as a list of views."""
+    kind = value.WhichOneof("kind")
+    if kind == "string_value":
+        return value.string_value
+    if kind == "struct_value":
+        return View(value.struct_value)
+    if kind == "list_value":
+        # Shallow: each item a view or a scalar, converted no deeper than it is read.
+        return [_viewed(item) for item in value.list_value.values]
+    return value_of(value)
+
+
 class View(Mapping[str, Any]):
     """A read-only dict view of a Struct that converts only the fields it is asked for.
 
-    Observed composed resources are large (a wrapped Deployment carries its manifest
-    twice) and status needs a handful of their fields, several of them more than
-    once: each field is converted once and kept (a view lives for one call). A map
-    read is another View; a list read is converted whole, since the lists status
-    reads are short.
+    Observed objects are large (a wrapped Deployment carries its manifest twice, a
+    Pod its managed fields and every container's status) and status needs a handful
+    of their fields, several of them more than once: each field is converted once
+    and kept (a view lives for one call). A map read is another view; a list read, a
+    list of views (and scalars).
     """
 
     __slots__ = ("_fields", "_read")
@@ -98,19 +111,15 @@ class View(Mapping[str, Any]):
 
     def get(self, key: str, default: Any = None) -> Any:
         """Convert and return one field, or `default` (without Mapping's KeyError round trip)."""
-        read = self._read
-        if key in read:
-            return read[key]
+        found = self._read.get(key, _MISSING)
+        if found is not _MISSING:
+            return found
         fields = self._fields
         # `in` first: indexing a protobuf map adds the key.
         if key not in fields:
             return default
-        value = fields[key]
-        if value.WhichOneof("kind") == "struct_value":
-            read[key] = View(value.struct_value)
-        else:
-            read[key] = value_of(value)
-        return read[key]
+        found = self._read[key] = _viewed(fields[key])
+        return found
 
     def __contains__(self, key: object) -> bool:
         """Tell whether the field is set."""

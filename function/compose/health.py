@@ -88,11 +88,13 @@ def count(plan: Plan, pods: Sequence[Mapping[str, Any]]) -> PodCounts:
         phase = status.get("phase")
         if phase in ("Failed", "Succeeded"):
             continue
+        # A ready pod has every container ready: none of them can be failing.
+        if phase == "Running" and observed.is_true(status, "Ready"):
+            running += 1
+            continue
         name = str(metadata.get("name", ""))
         if why := _failing(plan, status):
             failing.append((name, why))
-        elif phase == "Running" and observed.is_true(status, "Ready"):
-            running += 1
         else:
             pending += 1
             if why := _unschedulable(plan, status):

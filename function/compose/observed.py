@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 WRAPPER_API_GROUP = "kubernetes.crossplane.io/"
@@ -17,9 +17,9 @@ def dig(body: Any, *keys: str) -> Any:
     return body
 
 
-def as_list(value: Any) -> list[Any]:
-    """A list read from observed state; anything else there reads as none."""
-    return value if isinstance(value, list) else []
+def as_list(value: Any) -> Sequence[Any]:
+    """A list read from observed state (a list, or a view of one); anything else reads as none."""
+    return value if isinstance(value, Sequence) and not isinstance(value, str) else ()
 
 
 def is_wrapped(body: Mapping[str, Any]) -> bool:
@@ -88,7 +88,7 @@ def at_provider(body: Mapping[str, Any] | None, key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def triggers(body: Mapping[str, Any] | None) -> list[Any]:
+def triggers(body: Mapping[str, Any] | None) -> Sequence[Any]:
     """An observed ScaledObject's triggers (none when absent or misshapen)."""
     return as_list(manifest_spec(body).get("triggers"))
 

@@ -27,13 +27,16 @@ def pod(
     name: str,
     *,
     phase: str = "Running",
-    ready: bool = True,
+    ready: bool | None = None,
     containers: list[dict[str, Any]] | None = None,
     init: list[dict[str, Any]] | None = None,
     conditions: list[dict[str, Any]] | None = None,
     namespace: str = "team",
     **metadata: Any,
 ) -> dict[str, Any]:
+    if ready is None:
+        # As the kubelet sets it: a pod with a container in trouble is not ready.
+        ready = containers is None and init is None
     status: dict[str, Any] = {
         "phase": phase,
         "conditions": conditions
@@ -351,3 +354,16 @@ def test_every_pod_fixture_validates_against_the_pod_schema(trouble: str) -> Non
     for body in pods:
         assert schemas.errors(body) == []
         assert body["metadata"]["labels"]["asya.sh/actor"] == "summarizer"
+
+
+def test_a_ready_pod_runs_whatever_its_containers_went_through() -> None:
+    recovered = {
+        "name": "asya-runtime",
+        "ready": True,
+        "restartCount": 1,
+        "state": {"running": {"startedAt": "2026-11-25T10:00:00Z"}},
+        "lastState": {"terminated": {"reason": "OOMKilled", "exitCode": 137}},
+    }
+    report = derive(pods=[pod("echo-a", ready=True, containers=[recovered])])
+    assert (workload(report)["running"], workload(report)["failing"]) == (1, 0)
+    assert report.phase != status.Phase.DEGRADED

@@ -197,3 +197,31 @@ def test_a_view_reads_fields_as_plain_data_and_never_adds_one() -> None:
     # Indexing a protobuf map adds the key: the view must never do that.
     assert set(struct.fields) == {"status"}
     assert dict(status) == {"conditions": status["conditions"], "replicas": 2}
+
+
+@given(st.dictionaries(st.text(), JSON, max_size=6))
+def test_views_read_back_what_plain_data_holds(body: dict[str, Any]) -> None:
+    """A View, and the views inside its lists, read every value as converting it whole does."""
+
+    def unview(value: Any) -> Any:
+        if isinstance(value, structs.View):
+            return {key: unview(value[key]) for key in value}
+        if isinstance(value, list):
+            return [unview(item) for item in value]
+        return value
+
+    struct = support.struct(body)
+    assert unview(structs.View(struct)) == structs.plain(struct)
+
+
+def test_a_list_read_through_a_view_is_a_list_of_views_and_scalars() -> None:
+    struct = support.struct({"items": [{"a": 1}, "two", 3.5, [4]]})
+    items = structs.View(struct)["items"]
+    assert isinstance(items, list)
+    assert isinstance(items[0], structs.View)
+    assert items[0]["a"] == 1
+    assert items[1:] == ["two", 3.5, [4]]
+    # Read once and kept: the same views on every read.
+    assert structs.View(struct)["items"] is not items
+    view = structs.View(struct)
+    assert view["items"] is view["items"]
