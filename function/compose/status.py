@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from function.compose import health, observed
+from function.compose import health, keda, observed
 from function.compose.render import meta, transports
 from function.models.plan import Plan
 
@@ -44,20 +44,16 @@ def _blocked(body: Mapping[str, Any] | None, kind: str) -> str:
     return ""
 
 
-def _keda(plan: Plan, rendered: dict[str, Any]) -> tuple[bool, str]:
+def _keda(plan: Plan, rendered: dict[str, Any]) -> keda.Autoscaler:
     if not plan.spec.scaling.enabled:
-        return True, ""
+        return keda.Autoscaler(True)
     if meta.SCALED_OBJECT not in rendered:
         waits_for = transports.of(plan).scaler_waits_for(plan)
-        return False, f"waiting for {waits_for} before creating the ScaledObject"
+        return keda.Autoscaler(False, f"waiting for {waits_for} before creating the ScaledObject")
     body = plan.observed.get(meta.SCALED_OBJECT)
     if blocked := _blocked(body, "ScaledObject"):
-        return False, blocked
-    status = observed.manifest_status(body)
-    if not observed.is_true(status, "Ready"):
-        found = observed.condition(status, "Ready")
-        return False, f"ScaledObject is not ready: {observed.describe(found, 'Ready')}"
-    return True, ""
+        return keda.Autoscaler(False, blocked)
+    return keda.read(observed.manifest_status(body))
 
 
 @dataclass(frozen=True)
@@ -109,12 +105,13 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     transport = transports.of(plan)
     queue = transport.queue(plan)
     queue_ready, queue_message = queue.ready, queue.message
-    keda_ready, keda_message = _keda(plan, rendered)
+    autoscaler = _keda(plan, rendered)
     workload = _workload(plan)
     phase = Phase.CREATING
-    if workload.pods.failing:
+    # A running actor whose autoscaler fails or degrades is degraded, never back to Creating.
+    if workload.pods.failing or (workload.ready and (autoscaler.degraded or autoscaler.refused)):
         phase = Phase.DEGRADED
-    elif queue_ready and keda_ready and workload.ready:
+    elif queue_ready and autoscaler.valid and workload.ready:
         phase = Phase.NAPPING if workload.replicas == 0 else Phase.READY
     status: dict[str, Any] = {"phase": phase.value, "transport": plan.settings.transport}
     if queue.url:
@@ -124,7 +121,10 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     status["infrastructure"] = {
         "queue": {"ready": queue_ready, "message": queue_message}
         | ({"deadLetter": queue.dead_letter} if queue.dead_letter else {}),
-        "keda": {"ready": keda_ready, "message": keda_message},
+        "keda": {
+            "ready": autoscaler.valid and not autoscaler.degraded,
+            "message": autoscaler.message,
+        },
         "workload": {
             "ready": workload.ready,
             "replicas": workload.replicas,
@@ -135,12 +135,14 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
             "message": workload.message,
         },
     }
-    status["scaling"] = _scaling(plan)
+    status["scaling"] = _scaling(plan) | (
+        {"active": autoscaler.active} if autoscaler.active is not None else {}
+    )
     readiness = {
         **transport.readiness(plan, queue),
         meta.SERVICE_ACCOUNT: _exists(plan, meta.SERVICE_ACCOUNT),
         meta.TRIGGER_AUTHENTICATION: _exists(plan, meta.TRIGGER_AUTHENTICATION),
-        meta.SCALED_OBJECT: keda_ready and meta.SCALED_OBJECT in plan.observed,
+        meta.SCALED_OBJECT: autoscaler.valid and meta.SCALED_OBJECT in plan.observed,
         meta.DEPLOYMENT: workload.ready,
     }
     return Report(

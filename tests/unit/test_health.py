@@ -340,8 +340,9 @@ def test_scaling_bounds_are_reported() -> None:
     report = derive(
         observed=stage("ready"), spec={"scaling": {"minReplicaCount": 1, "maxReplicaCount": 7}}
     )
-    assert report.status["scaling"] == {"minReplicas": 1, "maxReplicas": 7}
+    assert report.status["scaling"] == {"minReplicas": 1, "maxReplicas": 7, "active": True}
     fixed = derive(observed=stage("ready"), spec={"scaling": {"enabled": False}, "replicas": 2})
+    # Without KEDA: the fixed replicas, and no Active condition to read.
     assert fixed.status["scaling"] == {"minReplicas": 2, "maxReplicas": 2}
 
 

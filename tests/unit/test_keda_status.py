@@ -1,0 +1,159 @@
+"""The ScaledObject's conditions as KEDA 2.19, 2.20 and 2.21 write them, read into the actor's status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from function.compose import render, status
+from tests.unit.render.plans import plan, stage
+
+READY = {"type": "Ready", "status": "True", "reason": "ScaledObjectReady"}
+ACTIVE = {"type": "Active", "status": "True", "reason": "ScalerActive"}
+NOT_PAUSED = {"type": "Paused", "status": "False", "reason": "ScaledObjectUnpaused"}
+NO_FALLBACK = {"type": "Fallback", "status": "False", "reason": "NoFallbackFound"}
+HPA_FAILING = "the HPA was unable to compute the replica count: unable to get external metric"
+
+# What each KEDA version writes for an actor whose HPA cannot read its metric.
+UNHEALTHY_HPA = {
+    # 2.19: Ready is about the ScaledObject and its scalers only; nothing says the HPA fails.
+    "2.19": [READY, ACTIVE, NO_FALLBACK, NOT_PAUSED],
+    # 2.20: Ready follows the HPA's health (#7669).
+    "2.20": [
+        {
+            "type": "Ready",
+            "status": "False",
+            "reason": "ScalingDegraded",
+            "message": f"HPA is not actively scaling: {HPA_FAILING}",
+        },
+        ACTIVE,
+        NO_FALLBACK,
+        NOT_PAUSED,
+    ],
+    # 2.21: Ready means validity; the HPA's health is HPAActive (#7928).
+    "2.21": [
+        READY,
+        ACTIVE,
+        NO_FALLBACK,
+        NOT_PAUSED,
+        {
+            "type": "HPAActive",
+            "status": "False",
+            "reason": "FailedGetExternalMetric",
+            "message": f"HPA is not actively scaling: {HPA_FAILING}",
+        },
+    ],
+}
+
+
+def report(conditions: list[dict[str, Any]], *, deployment_ready: bool = True) -> status.Report:
+    observed = stage("ready")
+    observed["scaledobject"]["status"]["atProvider"]["manifest"]["status"] = {
+        "conditions": conditions
+    }
+    if not deployment_ready:
+        manifest = observed["deployment"]["status"]["atProvider"]["manifest"]
+        manifest["status"]["conditions"][0]["status"] = "False"
+    actor = plan(observed=observed)
+    return status.derive(actor, render.render_all(actor))
+
+
+def keda(found: status.Report) -> dict[str, Any]:
+    part: dict[str, Any] = found.status["infrastructure"]["keda"]
+    return part
+
+
+def test_a_healthy_scaled_object_reads_the_same_on_every_version() -> None:
+    for conditions in (
+        [READY, ACTIVE, NO_FALLBACK, NOT_PAUSED],
+        [READY, ACTIVE, NO_FALLBACK, NOT_PAUSED, {"type": "HPAActive", "status": "True"}],
+        # 2.21 while KEDA keeps the target at zero: the HPA is idle, not unhealthy.
+        [
+            READY,
+            {"type": "Active", "status": "False"},
+            NOT_PAUSED,
+            {"type": "HPAActive", "status": "True", "reason": "ScalingDisabled"},
+        ],
+    ):
+        found = report(conditions)
+        assert found.phase == status.Phase.READY
+        assert keda(found) == {"ready": True, "message": ""}
+
+
+@pytest.mark.parametrize("version", ["2.20", "2.21"])
+def test_an_unhealthy_hpa_degrades_a_running_actor_with_keda_reason(version: str) -> None:
+    found = report(UNHEALTHY_HPA[version])
+    assert found.phase == status.Phase.DEGRADED
+    assert keda(found)["ready"] is False
+    assert HPA_FAILING in keda(found)["message"]
+    reason = "ScalingDegraded" if version == "2.20" else "FailedGetExternalMetric"
+    assert reason in keda(found)["message"]
+    # The ScaledObject itself stays ready: Crossplane never sees it flap.
+    assert found.ready["scaledobject"] is True
+
+
+def test_hpa_health_flapping_on_2_20_never_sends_the_actor_back_to_creating() -> None:
+    phases = [
+        report(conditions).phase
+        for conditions in (UNHEALTHY_HPA["2.19"], UNHEALTHY_HPA["2.20"], UNHEALTHY_HPA["2.19"])
+    ]
+    assert status.Phase.CREATING not in phases
+
+
+def test_a_refused_scaled_object_degrades_a_running_actor_and_holds_a_new_one_in_creating() -> None:
+    refused = [
+        {
+            "type": "Ready",
+            "status": "False",
+            "reason": "TriggerError",
+            "message": "failed to get queue attributes",
+        },
+        ACTIVE,
+    ]
+    running = report(refused)
+    assert running.phase == status.Phase.DEGRADED
+    assert keda(running) == {
+        "ready": False,
+        "message": "ScaledObject is not ready: failed to get queue attributes",
+    }
+    starting = report(refused, deployment_ready=False)
+    assert starting.phase == status.Phase.CREATING
+
+
+def test_a_scaled_object_without_conditions_yet_is_waited_for() -> None:
+    found = report([])
+    assert found.phase == status.Phase.CREATING
+    assert keda(found) == {
+        "ready": False,
+        "message": "ScaledObject is not ready: no Ready condition yet",
+    }
+
+
+def test_paused_scaling_is_said_and_the_actor_stays_ready() -> None:
+    paused = {"type": "Paused", "status": "True", "reason": "ScaledObjectPaused"}
+    found = report([READY, ACTIVE, NO_FALLBACK, paused])
+    assert found.phase == status.Phase.READY
+    assert keda(found) == {
+        "ready": True,
+        "message": "scaling is paused (autoscaling.keda.sh/paused): replicas stay as they are",
+    }
+
+
+def test_fallback_replicas_are_said_as_degraded() -> None:
+    fallback = {
+        "type": "Fallback",
+        "status": "True",
+        "reason": "FallbackExists",
+        "message": "At least one trigger is falling back on this scaled object",
+    }
+    found = report([READY, ACTIVE, fallback, NOT_PAUSED])
+    assert found.phase == status.Phase.DEGRADED
+    assert "fallback replicas" in keda(found)["message"]
+
+
+def test_the_active_condition_is_in_the_scaling_status() -> None:
+    assert report([READY, ACTIVE]).status["scaling"]["active"] is True
+    idle = report([READY, {"type": "Active", "status": "False"}])
+    assert idle.status["scaling"]["active"] is False
+    assert "active" not in report([READY]).status["scaling"]
