@@ -57,6 +57,19 @@ def observed_composite(req: fnv1.RunFunctionRequest) -> dict[str, Any]:
     return body
 
 
+def composite_conditions(req: fnv1.RunFunctionRequest) -> dict[str, tuple[str, str]]:
+    """The observed XR's conditions, type → (status, reason): what it said on the last call."""
+    if not req.observed.composite.HasField("resource"):
+        return {}
+    status = View(req.observed.composite.resource).get("status")
+    found = status.get("conditions") if isinstance(status, Mapping) else None
+    return {
+        str(item.get("type")): (str(item.get("status")), str(item.get("reason", "")))
+        for item in (found if isinstance(found, list) else [])
+        if isinstance(item, Mapping)
+    }
+
+
 @dataclass(frozen=True)
 class Shared:
     """What many actors' requests carry alike: the step's Input and what Crossplane fetched.

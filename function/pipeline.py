@@ -17,7 +17,7 @@ from function.cache import ContentCache, digest_of
 from function.codec import response as response_bytes
 from function.codec import structs
 from function.codec.response import Answer
-from function.compose import health, render, status
+from function.compose import conditions, health, render, status
 from function.compose.render import meta, sqs
 from function.models.input import Input
 from function.models.plan import Plan
@@ -273,7 +273,35 @@ def write(
         f"Applied {len(resolution.applied)} flavor{'' if len(resolution.applied) == 1 else 's'}"
         + (f": {applied}" if applied else ""),
     )
+    _aspects(rsp, report.aspects, parse.composite_conditions(req))
     return Answer(rsp, desired + context)
+
+
+def _aspects(
+    rsp: fnv1.RunFunctionResponse,
+    aspects: tuple[conditions.Aspect, ...],
+    previous: Mapping[str, tuple[str, str]],
+) -> None:
+    """A condition per aspect, and an event for each whose status or reason changed."""
+    for aspect in aspects:
+        rsp.conditions.append(
+            fnv1.Condition(
+                type=aspect.type,
+                status=fnv1.STATUS_CONDITION_TRUE if aspect.ok else fnv1.STATUS_CONDITION_FALSE,
+                reason=aspect.reason,
+                message=aspect.message,
+                target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
+            )
+        )
+    for aspect in conditions.changed(aspects, previous):
+        rsp.results.append(
+            fnv1.Result(
+                severity=fnv1.SEVERITY_NORMAL if aspect.ok else fnv1.SEVERITY_WARNING,
+                message=f"{aspect.type} is {aspect.ok}: " + (aspect.message or aspect.reason),
+                reason=aspect.reason,
+                target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
+            )
+        )
 
 
 def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requirement]) -> None:

@@ -48,6 +48,8 @@ class PodCounts:
     pending: int
     failing: int
     message: str = ""
+    # Pending pods the scheduler cannot place.
+    unschedulable: int = 0
 
 
 def needs_pods(deployment: Mapping[str, Any] | None) -> bool:
@@ -108,7 +110,13 @@ def count(plan: Plan, pods: Sequence[Mapping[str, Any]]) -> PodCounts:
         message = (
             f"{_share(len(unschedulable), running + pending)} pending: " + min(unschedulable)[1]
         )
-    return PodCounts(running, pending, len(failing), observed.bounded(message, MAX_MESSAGE))
+    return PodCounts(
+        running,
+        pending,
+        len(failing),
+        observed.bounded(message, MAX_MESSAGE),
+        unschedulable=len(unschedulable),
+    )
 
 
 def _share(some: int, total: int) -> str:

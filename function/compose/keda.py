@@ -38,6 +38,8 @@ class Autoscaler:
     degraded: bool = False
     # The Active condition: whether a trigger reports work (None before KEDA says).
     active: bool | None = None
+    # Its condition's reason (conditions.REASONS).
+    reason: str = "Ready"
 
 
 def _said(found: Mapping[str, Any], kind: str) -> str:
@@ -65,11 +67,15 @@ def read(status: Mapping[str, Any]) -> Autoscaler:
     hpa = observed.condition(status, "HPAActive")
     if hpa is not None and str(hpa.get("status")) == "False":
         message = f"KEDA's HPA is not scaling: {_said(hpa, 'HPAActive')}"
-        return Autoscaler(True, observed.bounded(message), degraded=True, active=active)
+        return Autoscaler(
+            True, observed.bounded(message), degraded=True, active=active, reason="Degraded"
+        )
     if observed.is_true(status, "Fallback"):
         fallback = observed.condition(status, "Fallback") or {}
         message = f"KEDA holds the fallback replicas: {_said(fallback, 'Fallback')}"
-        return Autoscaler(True, observed.bounded(message), degraded=True, active=active)
+        return Autoscaler(
+            True, observed.bounded(message), degraded=True, active=active, reason="Degraded"
+        )
     if observed.is_true(status, "Paused"):
         return Autoscaler(
             True,

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from function.compose import health, keda, observed
+from function.compose import conditions, health, keda, observed
 from function.compose.render import meta, transports
+from function.compose.render.transport import QueueState
 from function.models.plan import Plan
 
 
@@ -31,28 +32,32 @@ class Report:
     ready: dict[str, bool]
     # Said as Warning results on every call while they hold.
     warnings: tuple[str, ...] = ()
+    # One condition per aspect: the queue, the autoscaler, the workload.
+    aspects: tuple[conditions.Aspect, ...] = ()
 
 
-def _blocked(body: Mapping[str, Any] | None, kind: str) -> str:
-    """What keeps an observed object from being looked at yet ('' when nothing does)."""
+def _blocked(body: Mapping[str, Any] | None, kind: str) -> tuple[str, str]:
+    """What keeps an observed object from being looked at yet: (reason, message), or ('', '')."""
     if body is None:
-        return f"waiting for the {kind} to be created"
+        return "Waiting", f"waiting for the {kind} to be created"
     if failure := observed.apply_failure(body):
-        return f"{kind} {failure}"
+        return "ApplyFailed", f"{kind} {failure}"
     if observed.awaits_manifest(body):
-        return f"waiting for provider-kubernetes to observe the {kind}"
-    return ""
+        return "Waiting", f"waiting for provider-kubernetes to observe the {kind}"
+    return "", ""
 
 
 def _keda(plan: Plan, rendered: dict[str, Any]) -> keda.Autoscaler:
     if not plan.spec.scaling.enabled:
-        return keda.Autoscaler(True)
+        return keda.Autoscaler(True, reason="Disabled")
     if meta.SCALED_OBJECT not in rendered:
         waits_for = transports.of(plan).scaler_waits_for(plan)
-        return keda.Autoscaler(False, f"waiting for {waits_for} before creating the ScaledObject")
+        message = f"waiting for {waits_for} before creating the ScaledObject"
+        return keda.Autoscaler(False, message, reason="Waiting")
     body = plan.observed.get(meta.SCALED_OBJECT)
-    if blocked := _blocked(body, "ScaledObject"):
-        return keda.Autoscaler(False, blocked)
+    reason, blocked = _blocked(body, "ScaledObject")
+    if blocked:
+        return keda.Autoscaler(False, blocked, reason=reason)
     return keda.read(observed.manifest_status(body))
 
 
@@ -65,12 +70,14 @@ class Workload:
     ready_replicas: int
     pods: health.PodCounts
     message: str
+    reason: str
 
 
 def _workload(plan: Plan) -> Workload:
     body = plan.observed.get(meta.DEPLOYMENT)
-    if blocked := _blocked(body, "Deployment"):
-        return Workload(False, 0, 0, health.PodCounts(0, 0, 0), blocked)
+    reason, blocked = _blocked(body, "Deployment")
+    if blocked:
+        return Workload(False, 0, 0, health.PodCounts(0, 0, 0), blocked, reason)
     status = observed.manifest_status(body)
     replicas, ready = observed.number(status, "replicas"), observed.number(status, "readyReplicas")
     pods = (
@@ -82,9 +89,17 @@ def _workload(plan: Plan) -> Workload:
         found = observed.condition(status, "Available")
         detail = pods.message or observed.bounded(str((found or {}).get("message") or ""))
         detail = detail or f"{ready}/{replicas} ready replicas"
-        return Workload(False, replicas, ready, pods, f"Deployment is not available: {detail}")
+        message = f"Deployment is not available: {detail}"
+        return Workload(False, replicas, ready, pods, message, _pods_reason(pods, "Unavailable"))
     # Available: ready, however many replicas are still starting (the counts say so).
-    return Workload(True, replicas, ready, pods, pods.message)
+    reason = "PodsFailing" if pods.failing else "Available"
+    return Workload(True, replicas, ready, pods, pods.message, reason)
+
+
+def _pods_reason(pods: health.PodCounts, otherwise: str) -> str:
+    if pods.failing:
+        return "PodsFailing"
+    return "PodsUnschedulable" if pods.unschedulable else otherwise
 
 
 def _scaling(plan: Plan) -> dict[str, Any]:
@@ -150,4 +165,29 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
         status=status,
         ready={name: readiness.get(name, False) for name in rendered},
         warnings=(queue.warning,) if queue.warning else (),
+        aspects=(
+            conditions.Aspect(
+                conditions.QUEUE, queue.ready, _queue_reason(plan, queue), queue.message
+            ),
+            conditions.Aspect(
+                conditions.AUTOSCALER,
+                autoscaler.valid and not autoscaler.degraded,
+                autoscaler.reason,
+                autoscaler.message,
+            ),
+            conditions.Aspect(
+                conditions.WORKLOAD,
+                workload.ready and not workload.pods.failing,
+                workload.reason,
+                workload.message,
+            ),
+        ),
     )
+
+
+def _queue_reason(plan: Plan, queue: QueueState) -> str:
+    if queue.ready:
+        return "Ready"
+    names = transports.of(plan).readiness(plan, queue)
+    failed = any(observed.apply_failure(plan.observed.get(name)) for name in names)
+    return "ApplyFailed" if failed else "Waiting"

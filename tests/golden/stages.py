@@ -144,15 +144,18 @@ TROUBLE = {
 
 def troubled(trouble: str) -> Stage:
     """Everything ready but the Deployment, whose pods fail (Degraded) or wait (Creating)."""
+    message = f"Deployment is not available: {TROUBLE[trouble]}"
     return Stage(
         "Creating" if trouble == "unschedulable" else "Degraded",
         "Unready resources: deployment",
         READY,
         READY,
-        (False, f"Deployment is not available: {TROUBLE[trouble]}"),
+        (False, message),
         unready="deployment",
         ready_resources="scaledobject serviceaccount sqs-queue triggerauthentication",
         queue_url=SUMMARIZER_URL,
+        # A problem seen first is an event (a Warning result): the XR has no condition yet.
+        results=(f"WorkloadAvailable is False: {message}",),
     )
 
 
