@@ -132,6 +132,9 @@ class FunctionRunner:
             # Its Pods say why a Deployment is not available; a healthy actor's are never read.
             if health.needs_pods(observed.get(meta.DEPLOYMENT)):
                 wanted += requirements.for_pods(resolution.spec.actor, xr.namespace)
+            # KEDA's HPA says how the actor scales: desired replicas, last scale, queue length.
+            if resolution.spec.scaling.enabled:
+                wanted += requirements.for_autoscaler(resolution.spec.actor, xr.namespace)
             outcome = compose(req, xr, prepared.settings, wanted, resolution, observed)
             answer = write(req, outcome)
         except errors.FunctionError as exc:
@@ -209,6 +212,7 @@ def compose(
         observed=observed,
         dead_letter_queues=parse.fetched(req, requirements.DEAD_LETTER_KEY),
         pods=parse.fetched(req, requirements.PODS_KEY),
+        autoscalers=parse.fetched(req, requirements.AUTOSCALER_KEY),
         origin=resolution.provenance,
     )
     rendered = render.render_all(plan)

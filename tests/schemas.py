@@ -77,6 +77,7 @@ KUBERNETES_FILES = {
     ("v1", "Secret"): "secret-v1.json",
     ("v1", "ConfigMap"): "configmap-v1.json",
     ("v1", "Pod"): "pod-v1.json",
+    ("autoscaling/v2", "HorizontalPodAutoscaler"): "horizontalpodautoscaler-autoscaling-v2.json",
     ("rbac.authorization.k8s.io/v1", "ClusterRole"): "clusterrole-rbac-v1.json",
 }
 

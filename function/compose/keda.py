@@ -83,3 +83,58 @@ def read(status: Mapping[str, Any]) -> Autoscaler:
             active=active,
         )
     return Autoscaler(True, active=active)
+
+
+def hpa_name(status: Mapping[str, Any], scaled_object: str) -> str:
+    """The HPA KEDA made for a ScaledObject: named in its status, else KEDA's default name."""
+    named = status.get("hpaName")
+    return named if isinstance(named, str) and named else f"keda-hpa-{scaled_object}"
+
+
+def scaling(hpa: Mapping[str, Any]) -> dict[str, Any]:
+    """What an HPA says of the actor's scaling: replicas desired and current, the last scale, the queue."""
+    status = hpa.get("status")
+    if not isinstance(status, Mapping):
+        return {}
+    found: dict[str, Any] = {}
+    for key in ("desiredReplicas", "currentReplicas"):
+        value = status.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            found[key] = value
+    last = status.get("lastScaleTime")
+    if isinstance(last, str) and last:
+        found["lastScaleTime"] = last
+    queued = _queue_length(status, found.get("currentReplicas", 0))
+    if queued is not None:
+        found["queueLength"] = queued
+    return found
+
+
+def _queue_length(status: Mapping[str, Any], replicas: int) -> int | None:
+    """The queue length KEDA last read, from the HPA's metric of the actor's trigger (s0-…).
+
+    KEDA gives the HPA a per-replica average (metricType AverageValue, the default) or
+    the value itself (Value): the length is the one, or the other times the replicas.
+    """
+    for metric in observed.as_list(status.get("currentMetrics")):
+        external = observed.dig(metric, "external")
+        name = observed.dig(external, "metric", "name")
+        if not isinstance(name, str) or not name.startswith("s0-"):
+            continue
+        value = _quantity(observed.dig(external, "current", "value"))
+        if value is not None:
+            return round(value)
+        average = _quantity(observed.dig(external, "current", "averageValue"))
+        if average is not None and replicas:
+            return round(average * replicas)
+    return None
+
+
+def _quantity(text: Any) -> float | None:
+    """A Kubernetes quantity as KEDA's metrics carry it: an integer, or thousandths (`1500m`)."""
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        return int(text[:-1]) / 1000 if text.endswith("m") else float(int(text))
+    except ValueError:
+        return None

@@ -103,11 +103,23 @@ def _pods_reason(pods: health.PodCounts, otherwise: str) -> str:
 
 
 def _scaling(plan: Plan) -> dict[str, Any]:
-    """The bounds the actor scales within: KEDA's, or its fixed replicas."""
+    """The bounds the actor scales within (KEDA's, or its fixed replicas), and what KEDA's HPA says."""
     scaling = plan.spec.scaling
     if not scaling.enabled:
         return {"minReplicas": plan.spec.replicas, "maxReplicas": plan.spec.replicas}
-    return {"minReplicas": scaling.min_replica_count, "maxReplicas": scaling.max_replica_count}
+    bounds = {"minReplicas": scaling.min_replica_count, "maxReplicas": scaling.max_replica_count}
+    scaled_object = observed.manifest_status(plan.observed.get(meta.SCALED_OBJECT))
+    name = keda.hpa_name(scaled_object, plan.actor)
+    for hpa in plan.autoscalers or ():
+        metadata = hpa.get("metadata")
+        if (
+            isinstance(metadata, Mapping)
+            and metadata.get("name") == name
+            # Crossplane 1.x answers with the namesakes of every namespace.
+            and metadata.get("namespace", plan.namespace) == plan.namespace
+        ):
+            return bounds | keda.scaling(hpa)
+    return bounds
 
 
 def _exists(plan: Plan, name: str) -> bool:

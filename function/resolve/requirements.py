@@ -117,6 +117,15 @@ def for_pods(actor: str, namespace: str) -> list[Requirement]:
     return _labelled(PODS_KEY, "v1", "Pod", actor, namespace)
 
 
+# KEDA's HPA for the actor's ScaledObject (it carries the ScaledObject's labels).
+AUTOSCALER_KEY = "actor-hpa"
+
+
+def for_autoscaler(actor: str, namespace: str) -> list[Requirement]:
+    """Ask for the HPAs labelled with the actor's name in its namespace: KEDA's, for scaling status."""
+    return _labelled(AUTOSCALER_KEY, "autoscaling/v2", "HorizontalPodAutoscaler", actor, namespace)
+
+
 def _labelled(
     key: str, api_version: str, kind: str, actor: Any, namespace: str
 ) -> list[Requirement]:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
+from function import pipeline as fn
 from function.compose import render, status
+from function.resolve import requirements
+from tests import schemas, support
 from tests.unit.render.plans import plan, stage
 
 READY = {"type": "Ready", "status": "True", "reason": "ScaledObjectReady"}
@@ -157,3 +161,85 @@ def test_the_active_condition_is_in_the_scaling_status() -> None:
     idle = report([READY, {"type": "Active", "status": "False"}])
     assert idle.status["scaling"]["active"] is False
     assert "active" not in report([READY]).status["scaling"]
+
+
+# ------------------------------------------------------------------ KEDA's HPA
+
+HPA_FILE = support.ROOT / "examples" / "image-enhancer" / "keda-hpa.yaml"
+
+
+def hpa(**changes: Any) -> dict[str, Any]:
+    [body] = schemas.load_all(HPA_FILE)
+    body["metadata"] |= {"name": "keda-hpa-echo", "namespace": "team"}
+    for key, value in changes.items():
+        body["status"][key] = value
+    return body
+
+
+def scaling_with(
+    *hpas: dict[str, Any], scaled_object_status: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    observed = stage("ready")
+    if scaled_object_status is not None:
+        observed["scaledobject"]["status"]["atProvider"]["manifest"]["status"] |= (
+            scaled_object_status
+        )
+    actor = plan(observed=observed, autoscalers=list(hpas))
+    found: dict[str, Any] = status.derive(actor, render.render_all(actor)).status["scaling"]
+    return found
+
+
+def test_the_hpa_fixture_validates_and_carries_the_actors_label() -> None:
+    [body] = schemas.load_all(HPA_FILE)
+    assert schemas.errors(body) == []
+    assert body["metadata"]["labels"]["asya.sh/actor"] == "image-enhancer"
+
+
+def test_scaling_status_comes_from_kedas_hpa() -> None:
+    assert scaling_with(hpa()) == {
+        "minReplicas": 0,
+        "maxReplicas": 10,
+        "active": True,
+        "desiredReplicas": 3,
+        "currentReplicas": 2,
+        "lastScaleTime": "2026-11-25T09:41:07Z",
+        # 1500m per replica (AverageValue) on 2 replicas.
+        "queueLength": 3,
+    }
+
+
+def test_a_value_metric_is_the_queue_length_itself() -> None:
+    metric = hpa()["status"]["currentMetrics"][0]
+    metric["external"]["current"] = {"value": "42"}
+    assert scaling_with(hpa(currentMetrics=[metric]))["queueLength"] == 42
+
+
+def test_only_the_hpa_keda_names_in_the_actors_namespace_counts() -> None:
+    elsewhere = hpa(desiredReplicas=9)
+    elsewhere["metadata"]["namespace"] = "other"
+    other_name = hpa(desiredReplicas=7)
+    other_name["metadata"]["name"] = "some-other-hpa"
+    assert "desiredReplicas" not in scaling_with(elsewhere, other_name)
+    # A name KEDA was told to use (advanced.horizontalPodAutoscalerConfig.name) is in its status.
+    named = scaling_with(other_name, scaled_object_status={"hpaName": "some-other-hpa"})
+    assert named["desiredReplicas"] == 7
+
+
+def test_an_actor_that_scales_asks_for_its_hpa_and_one_that_does_not_never_does() -> None:
+    def wanted(spec: dict[str, Any]) -> Any:
+        xr = copy.deepcopy(support.MINIMAL_XR)
+        xr["spec"] |= spec
+        req = support.request(xr, input=support.struct({}))
+        return fn.FunctionRunner().answer(req).message().requirements
+
+    scaling = wanted({})
+    selector = scaling.resources[requirements.AUTOSCALER_KEY]
+    assert (selector.api_version, selector.kind, selector.namespace) == (
+        "autoscaling/v2",
+        "HorizontalPodAutoscaler",
+        "team",
+    )
+    assert dict(selector.match_labels.labels) == {"asya.sh/actor": "echo"}
+    assert scaling.extra_resources[requirements.AUTOSCALER_KEY].namespace == ""
+    fixed = wanted({"scaling": {"enabled": False}})
+    assert requirements.AUTOSCALER_KEY not in fixed.resources

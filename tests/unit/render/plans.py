@@ -25,6 +25,7 @@ def plan(
     dead_letter_queues: list[dict[str, Any]] | None = None,
     flavors: dict[str, dict[str, Any]] | None = None,
     pods: list[dict[str, Any]] | None = None,
+    autoscalers: list[dict[str, Any]] | None = None,
 ) -> Plan:
     metadata: dict[str, Any] = {"name": "echo-x1y2z", "labels": dict(labels or {})}
     if namespaced:
@@ -50,6 +51,7 @@ def plan(
         observed=observed or {},
         dead_letter_queues=dead_letter_queues,
         pods=pods,
+        autoscalers=autoscalers,
         origin=resolution.provenance,
     )
 
