@@ -107,8 +107,11 @@ class FunctionRunner:
         wanted: list[requirements.Requirement] = []
         try:
             xr = parse.composite(req)
-            # The actor's own: never in the memo, which actors of other names share.
-            workloads = requirements.for_workloads(xr.spec.get("actor"), xr.namespace)
+            observed = parse.observed_resources(req)
+            # The actor's own: never in the memo, which actors of other names share. Asked
+            # alike on every call of a reconcile (each depends only on the XR and what is
+            # observed), so Crossplane's requirements loop settles after the flavors.
+            workloads = _actors_own(xr, observed)
             wanted = [*requirements.for_flavors(xr.flavors), *workloads]
             selectors = parse.supports_required_resources(req)
             keys = requirements.possible_keys(xr.flavors)
@@ -128,13 +131,6 @@ class FunctionRunner:
             ownership.refuse_if_taken(
                 xr, resolution.spec.actor, parse.fetched(req, requirements.WORKLOADS_KEY)
             )
-            observed = parse.observed_resources(req)
-            # Its Pods say why a Deployment is not available; a healthy actor's are never read.
-            if health.needs_pods(observed.get(meta.DEPLOYMENT)):
-                wanted += requirements.for_pods(resolution.spec.actor, xr.namespace)
-            # KEDA's HPA says how the actor scales: desired replicas, last scale, queue length.
-            if resolution.spec.scaling.enabled:
-                wanted += requirements.for_autoscaler(resolution.spec.actor, xr.namespace)
             outcome = compose(req, xr, prepared.settings, wanted, resolution, observed)
             answer = write(req, outcome)
         except errors.FunctionError as exc:
@@ -176,6 +172,25 @@ def memo_key(
             b"namespaced selectors" if namespaced_selectors else b"",
         ]
     )
+
+
+def _actors_own(
+    xr: Composite, observed: Mapping[str, Mapping[str, Any]]
+) -> list[requirements.Requirement]:
+    """The Deployments of the actor's name, KEDA's HPA, and its Pods while it is not healthy.
+
+    The HPA is asked for whether or not the actor scales (its flavors may say either;
+    none exists when it does not): the requirements must not change once they resolve.
+    Its Pods say why its Deployment is not available; a healthy actor's are never read.
+    """
+    actor = xr.spec.get("actor")
+    wanted = [
+        *requirements.for_workloads(actor, xr.namespace),
+        *requirements.for_autoscaler(actor, xr.namespace),
+    ]
+    if health.needs_pods(observed.get(meta.DEPLOYMENT)):
+        wanted += requirements.for_pods(actor, xr.namespace)
+    return wanted
 
 
 def _dead_letter(settings: Input, xr: Composite) -> list[requirements.Requirement]:

@@ -112,7 +112,7 @@ def for_workloads(actor: Any, namespace: str) -> list[Requirement]:
 PODS_KEY = "actor-pods"
 
 
-def for_pods(actor: str, namespace: str) -> list[Requirement]:
+def for_pods(actor: Any, namespace: str) -> list[Requirement]:
     """Ask for the Pods labelled with the actor's name in its namespace."""
     return _labelled(PODS_KEY, "v1", "Pod", actor, namespace)
 
@@ -121,7 +121,7 @@ def for_pods(actor: str, namespace: str) -> list[Requirement]:
 AUTOSCALER_KEY = "actor-hpa"
 
 
-def for_autoscaler(actor: str, namespace: str) -> list[Requirement]:
+def for_autoscaler(actor: Any, namespace: str) -> list[Requirement]:
     """Ask for the HPAs labelled with the actor's name in its namespace: KEDA's, for scaling status."""
     return _labelled(AUTOSCALER_KEY, "autoscaling/v2", "HorizontalPodAutoscaler", actor, namespace)
 

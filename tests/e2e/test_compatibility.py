@@ -68,6 +68,7 @@ def test_crossplane_1_20_extra_resources_over_v1(channel: grpc.Channel) -> None:
         "flavor-cpu-small",
         "flavor-scale-minimal",
         requirements.WORKLOADS_KEY,
+        requirements.AUTOSCALER_KEY,
     }
     assert (
         rsp.desired.resources["deployment"].resource["apiVersion"]
@@ -112,8 +113,9 @@ def test_crossplane_2_0_first_call_asks_in_both_fields(channel: grpc.Channel) ->
     # the namespace is honoured.
     legacy = {f"flavor-{name}" for name in FLAVORS}
     workloads = requirements.WORKLOADS_KEY
-    assert set(rsp.requirements.extra_resources) == legacy | {workloads}
-    assert set(rsp.requirements.resources) == legacy | {workloads} | {
+    own = {workloads, requirements.AUTOSCALER_KEY}
+    assert set(rsp.requirements.extra_resources) == legacy | own
+    assert set(rsp.requirements.resources) == legacy | own | {
         f"namespace-flavor-{n}" for n in FLAVORS
     }
     # The Deployments of the actor's name: in its namespace, or everywhere on 1.x.

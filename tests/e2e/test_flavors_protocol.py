@@ -66,6 +66,10 @@ def test_call_one_asks_call_two_resolves_with_identical_requirements(
     # The Deployments of the actor's name: in its namespace; everywhere on Crossplane 1.x.
     assert requirements["resources"].pop("actor-deployments") == workloads | {"namespace": "team"}
     assert requirements["extraResources"].pop("actor-deployments") == workloads
+    # KEDA's HPA of the actor's name, alike.
+    autoscaler = workloads | {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler"}
+    assert requirements["resources"].pop("actor-hpa") == autoscaler | {"namespace": "team"}
+    assert requirements["extraResources"].pop("actor-hpa") == autoscaler
     assert requirements["resources"] == {
         "flavor-gpu-a100": {
             "apiVersion": "apiextensions.crossplane.io/v1beta1",
@@ -260,6 +264,7 @@ def test_a_namespaced_actor_asks_for_each_flavor_in_both_places_over_the_socket(
     selectors = first.requirements.resources
     assert [(k, s.kind, s.match_name, s.namespace) for k, s in sorted(selectors.items())] == [
         ("actor-deployments", "Deployment", "", "ml"),
+        ("actor-hpa", "HorizontalPodAutoscaler", "", "ml"),
         ("flavor-gpu-a100", "EnvironmentConfig", "gpu-a100", ""),
         ("flavor-team-secrets", "EnvironmentConfig", "team-secrets", ""),
         ("namespace-flavor-gpu-a100", "ConfigMap", "gpu-a100", "ml"),

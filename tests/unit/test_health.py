@@ -368,3 +368,16 @@ def test_a_ready_pod_runs_whatever_its_containers_went_through() -> None:
     report = derive(pods=[pod("echo-a", ready=True, containers=[recovered])])
     assert (workload(report)["running"], workload(report)["failing"]) == (1, 0)
     assert report.phase != status.Phase.DEGRADED
+
+
+def test_an_unhealthy_actor_asks_for_its_pods_already_on_call_one() -> None:
+    """Before its flavors are fetched: the requirements must not change between calls."""
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    xr["spec"]["flavors"] = ["gpu-a100"]
+    req = support.request(xr, input=support.struct({}))
+    for name, body in unavailable().items():
+        req.observed.resources[name].resource.update(body)
+    first = fn.FunctionRunner().answer(req).message()
+    assert "flavor-gpu-a100" in first.requirements.resources
+    assert len(first.desired.resources) == 0  # still waiting for the flavor
+    assert requirements.PODS_KEY in first.requirements.resources

@@ -56,9 +56,11 @@ def test_the_function_asks_for_what_the_boundary_looks_up(
     xr: dict[str, Any], mode: str, capable: bool
 ) -> None:
     asked = asked_by_the_function(xr, mode, capable=capable)
-    # Besides the flavors, the function asks for the Deployments of the actor's name.
-    assert (requirements.WORKLOADS_KEY, "ml") in asked
-    assert asked - {(requirements.WORKLOADS_KEY, "ml")} == looked_up(xr, mode, capable=capable)
+    # Besides the flavors, the function asks for the Deployments and KEDA's HPA of the
+    # actor's name.
+    own = {(requirements.WORKLOADS_KEY, "ml"), (requirements.AUTOSCALER_KEY, "ml")}
+    assert own <= asked
+    assert asked - own == looked_up(xr, mode, capable=capable)
 
 
 def answered_by_the_function(xr: dict[str, Any], mode: str) -> tuple[list[str], Any]:
