@@ -205,6 +205,15 @@ def own_deployment(xr: dict[str, Any]) -> dict[str, Any]:
     raise SystemExit("the example's observed Deployment is missing")
 
 
+def keda_hpa(xr: dict[str, Any]) -> dict[str, Any]:
+    """KEDA's HPA for the actor, as Crossplane fetches it (the example's, renamed)."""
+    [hpa] = _load(EXAMPLES / "image-enhancer" / "keda-hpa.yaml")
+    actor = xr["spec"]["actor"]
+    hpa["metadata"]["name"] = f"keda-hpa-{actor}"
+    hpa["metadata"]["labels"] |= {"asya.sh/actor": actor, "scaledobject.keda.sh/name": actor}
+    return dict(hpa)
+
+
 def crossplane_tag(req: fnv1.RunFunctionRequest) -> str:
     """The tag Crossplane gives a request: SHA-256 of it, deterministically serialised.
 
@@ -344,8 +353,9 @@ def request(
                 environment_config(name)
             )
         # What else the second call carries: the actor's own Deployment (as the API
-        # server holds it), and its namespace's dead-letter queue.
+        # server holds it), KEDA's HPA for it, and its namespace's dead-letter queue.
         req.required_resources["actor-deployments"].items.add().resource.update(own_deployment(xr))
+        req.required_resources["actor-hpa"].items.add().resource.update(keda_hpa(xr))
         for queue in _load(EXAMPLES / "platform" / "dead-letter-queues.yaml"):
             if (
                 queue["metadata"]["name"] == "asya-production-dlq"
