@@ -51,7 +51,8 @@ from function.cli.render import files, pipeline
 PHASES = ("steady", "sizes", "scale", "cold", "fleet", "memory")
 # The request sizes of the `sizes` phase: the heavy actor with this many of its Pods
 # fetched alongside its flavors (as an unhealthy actor's request carries them).
-SIZES = {"120 KB": 26, "200 KB": 45}
+# The unhealthy actor of Actor health: 30 of its Pods fetched, as its Deployment is short.
+SIZES = {"130 KB": 30, "200 KB": 45}
 Started = tuple[subprocess.Popen[bytes], str, float]
 
 
@@ -237,7 +238,7 @@ def sizes(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
             for process, _, _ in started:
                 stop(process)
         out[label] = {"bytes": len(payload)} | {r.name: r.numbers for r in results}
-        if shape["pods"] == SIZES["120 KB"] or label == "10 KB":
+        if shape["pods"] == SIZES["130 KB"] or label == "10 KB":
             distinct = [
                 bench_request.request(i, **shape).SerializeToString()
                 for i in range(args.size_distinct)
