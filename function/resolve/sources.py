@@ -153,25 +153,31 @@ def from_config_map(name: str, namespace: str, body: Mapping[str, Any]) -> Flavo
     """Read a flavor from its ConfigMap's `flavor.yaml`.
 
     Raises:
-        FlavorError: naming the ConfigMap when flavor.yaml is not YAML or not a map.
+        FlavorError: naming the ConfigMap when flavor.yaml is missing, not YAML or not a map.
     """
     where = f"ConfigMap {namespace}/{name}"
     data = body.get("data")
     text = data.get(FLAVOR_FILE) if isinstance(data, dict) else None
     if text is None:
-        spec: Any = {}
-    elif not isinstance(text, str):
+        # A typo (flavor.yml) or binaryData would otherwise apply as a flavor that sets nothing.
+        keys = sorted(data) if isinstance(data, dict) else []
+        has = f"its data has {', '.join(keys)}" if keys else "it has no data"
+        binary = "; binaryData is not read" if body.get("binaryData") else ""
+        raise FlavorError(
+            f'invalid flavor data: flavor "{name}": {where} has no {FLAVOR_FILE} key '
+            f"({has}{binary}): put the flavor's spec fields, as YAML, under data.{FLAVOR_FILE}"
+        )
+    if not isinstance(text, str):
         raise FlavorError(
             f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE} must be text'
         )
-    else:
-        try:
-            spec = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            problem = str(exc).splitlines()[0]
-            raise FlavorError(
-                f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE} is not YAML: {problem}'
-            ) from None
+    try:
+        spec: Any = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        problem = str(exc).splitlines()[0]
+        raise FlavorError(
+            f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE} is not YAML: {problem}'
+        ) from None
     if spec is None:
         spec = {}
     if not isinstance(spec, dict):

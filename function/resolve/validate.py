@@ -8,16 +8,17 @@ path and the layer (the actor or a flavor) the value came from.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from function.errors import FlavorError
+from function.errors import FlavorError, SpecError
 from function.models import names, pod
 from function.models.input import Input
 from function.models.spec import Spec
-from function.resolve.provenance import Provenance
+from function.resolve.provenance import MAX_PROBLEMS, Provenance
 
 # Kubernetes 1.34+ accepts any printable ASCII but "=" in an env var name.
 ENV_NAME = re.compile(r"^[ -<>-~]+$")
@@ -28,19 +29,48 @@ Loc = tuple[str | int, ...]
 def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     """Refuse a resolved spec whose pod Kubernetes would not accept.
 
+    Every rule is checked, so that one refusal names each of the pod's problems (each
+    rule its first), not only the first of them.
+
     Raises:
         FlavorError: (or its SpecError form for the actor's own values) naming the
             path and its source.
     """
-    volumes = _volumes(origin)
-    _container_names(origin)
-    _runtime_env(origin)
-    _runtime_mounts(spec, settings, volumes, origin)
-    _sidecar_env(origin)
-    _connector_env(origin)
-    for field in ("sidecars", "initContainers"):
-        for index, container in enumerate(origin.data.get(field) or []):
-            _user_container((field, index), container, volumes, origin)
+    problems: list[FlavorError] = []
+    try:
+        volumes: set[str] | None = _volumes(origin)
+    except FlavorError as exc:
+        problems.append(exc)
+        volumes = None  # the mounts cannot be checked against volumes that are not valid
+    checks: list[Callable[[], None]] = [
+        lambda: _container_names(origin),
+        lambda: _runtime_env(origin),
+        lambda: _sidecar_env(origin),
+        lambda: _connector_env(origin),
+    ]
+    if volumes is not None:
+        defined = volumes
+        checks.append(lambda: _runtime_mounts(spec, settings, defined, origin))
+        for field in ("sidecars", "initContainers"):
+            for index, container in enumerate(origin.data.get(field) or []):
+                checks.append(
+                    functools.partial(_user_container, (field, index), container, defined, origin)
+                )
+    for run in checks:
+        try:
+            run()
+        except FlavorError as exc:
+            problems.append(exc)
+    if problems:
+        raise _together(problems)
+
+
+def _together(problems: Sequence[FlavorError]) -> FlavorError:
+    """One error for several: the first's kind (a flavor's, if any is), every message."""
+    if len(problems) == 1:
+        return problems[0]
+    kind = next((type(p) for p in problems if not isinstance(p, SpecError)), SpecError)
+    return kind("; ".join(str(p) for p in problems[:MAX_PROBLEMS]), path=problems[0].path)
 
 
 def _volumes(origin: Provenance) -> set[str]:

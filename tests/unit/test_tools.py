@@ -116,7 +116,7 @@ KINDS = [
         flavor("gpu", {"replicas": 2}, labels={"asya.sh/flavor": "gpu-old"}),
         "warning",
         "",
-        "label asya.sh/flavor is 'gpu-old', not the flavor's name",
+        'label asya.sh/flavor is "gpu-old", not the flavor\'s name',
         id="a label that differs from the name",
     ),
     pytest.param(

@@ -15,6 +15,7 @@ from function.cli.tools import library
 from function.cli.tools import lint as linter
 from function.errors import FunctionError
 from function.models.input import Input
+from function.resolve.sources import FLAVOR_LABEL
 
 OUTPUT = click.Choice(["text", "json"])
 
@@ -59,6 +60,12 @@ def lint(paths: tuple[str, ...], actor_paths: tuple[str, ...], output: str, stri
         actors = [doc.body for path in actor_paths for doc in files.load(path)]
     except RenderError as exc:
         _fail(str(exc))
+    if not entries:
+        # Most likely a wrong path in a CI job: a pass would hide it.
+        _fail(
+            f"no flavors in {', '.join(paths)}: no EnvironmentConfig of "
+            f"apiextensions.crossplane.io, and no ConfigMap labelled {FLAVOR_LABEL}"
+        )
     findings = linter.lint(entries, actors, Input())
     if output == "json":
         click.echo(json.dumps([f.as_dict() for f in findings], indent=2))

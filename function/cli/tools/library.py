@@ -27,6 +27,12 @@ class Entry:
     namespace: str = ""  # a ConfigMap flavor's namespace
     flavor: Flavor | None = None
     error: str = ""
+    source: str = ""  # the file it was read from
+
+    @property
+    def identity(self) -> tuple[str, str, str]:
+        """What makes it one flavor of a cluster: its kind, namespace and name."""
+        return (self.kind, self.namespace, self.name)
 
 
 def load(paths: Sequence[str]) -> list[Entry]:
@@ -39,23 +45,23 @@ def load(paths: Sequence[str]) -> list[Entry]:
 
 
 def _entry(doc: Document) -> Entry | None:
-    body = doc.body
-    name = doc.name
+    body, name, source = doc.body, doc.name, doc.source
     if doc.kind == "EnvironmentConfig" and doc.api_version.startswith(
         "apiextensions.crossplane.io/"
     ):
         try:
-            return Entry(name, doc.kind, body, flavor=from_environment_config(name, body))
+            flavor = from_environment_config(name, body)
         except FlavorError as exc:
-            return Entry(name, doc.kind, body, error=str(exc))
+            return Entry(name, doc.kind, body, error=str(exc), source=source)
+        return Entry(name, doc.kind, body, flavor=flavor, source=source)
     labels = doc.metadata.get("labels") or {}
     if doc.kind == "ConfigMap" and isinstance(labels, dict) and FLAVOR_LABEL in labels:
         namespace = str(doc.metadata.get("namespace") or "")
         try:
             flavor = from_config_map(name, namespace, body)
         except FlavorError as exc:
-            return Entry(name, doc.kind, body, namespace, error=str(exc))
-        return Entry(name, doc.kind, body, namespace, flavor=flavor)
+            return Entry(name, doc.kind, body, namespace, error=str(exc), source=source)
+        return Entry(name, doc.kind, body, namespace, flavor=flavor, source=source)
     return None
 
 

@@ -78,15 +78,21 @@ def check_flavor(entry: Entry, settings: Input) -> list[Finding]:
     if not names.is_object_name(name):
         found.append(Finding(name, "", ERROR, f"{name!r} is not a valid object name"))
     labels = (entry.body.get("metadata") or {}).get("labels") or {}
-    if entry.kind == "EnvironmentConfig" and labels.get(FLAVOR_LABEL) != name:
+    label = labels.get(FLAVOR_LABEL)
+    said = f'label {FLAVOR_LABEL} is "{label}"' if label else f"no label {FLAVOR_LABEL}"
+    if entry.kind == "ConfigMap" and label != name:
+        # The function asks for a ConfigMap flavor by its name and this label: never found.
         found.append(
             Finding(
                 name,
                 "",
-                WARNING,
-                f"label {FLAVOR_LABEL} is {labels.get(FLAVOR_LABEL)!r}, not the flavor's name",
+                ERROR,
+                f'{said}, not the ConfigMap\'s name "{name}": the function never finds it, '
+                f'and an actor listing "{name}" waits for it',
             )
         )
+    elif entry.kind == "EnvironmentConfig" and label != name:
+        found.append(Finding(name, "", WARNING, f"{said}, not the flavor's name"))
     flavor = entry.flavor
     if not flavor.data:
         found.append(Finding(name, "", WARNING, "the flavor has no data: it changes nothing"))
@@ -176,11 +182,35 @@ def check_shared_names(actors: Sequence[dict[str, Any]]) -> list[Finding]:
     ]
 
 
+def check_duplicates(entries: Sequence[Entry]) -> tuple[list[Entry], list[Finding]]:
+    """The library with each flavor once (its first definition), and each one defined twice.
+
+    A cluster holds one object of a kind, namespace and name: the files disagree on
+    which one, and only the last applied would count.
+    """
+    by_identity: dict[tuple[str, str, str], list[Entry]] = {}
+    for entry in entries:
+        by_identity.setdefault(entry.identity, []).append(entry)
+    found = [
+        Finding(
+            same[0].name,
+            "",
+            ERROR,
+            f"{same[0].kind} {'/'.join(filter(None, same[0].identity[1:]))} is defined "
+            f"{len(same)} times, in {', '.join(e.source for e in same)}: keep one",
+        )
+        for same in by_identity.values()
+        if len(same) > 1
+    ]
+    return [same[0] for same in by_identity.values()], found
+
+
 def lint(
     entries: Sequence[Entry], actors: Sequence[dict[str, Any]], settings: Input
 ) -> list[Finding]:
     """Every finding for a library and, optionally, actors resolved against it."""
-    found = [finding for entry in entries for finding in check_flavor(entry, settings)]
+    entries, found = check_duplicates(entries)
+    found += [finding for entry in entries for finding in check_flavor(entry, settings)]
     found += check_pairs(entries)
     for body in actors:
         found += check_actor(body, entries, settings)
