@@ -1,4 +1,4 @@
-"""The `flavors lint` and `explain` subcommands."""
+"""The `flavors lint`, `flavors usage` and `explain` subcommands."""
 
 from __future__ import annotations
 
@@ -13,15 +13,13 @@ from function.cli.render.errors import RenderError
 from function.cli.tools import explain as explainer
 from function.cli.tools import library
 from function.cli.tools import lint as linter
+from function.cli.tools import usage as flavor_usage
+from function.cli.tools.library import ACTOR_KINDS
 from function.errors import FunctionError
 from function.models.input import Input
 from function.resolve.sources import FLAVOR_LABEL
 
 OUTPUT = click.Choice(["text", "json"])
-
-
-# What explain takes: the claim or v2 XR, and the v1 XR, of the version the XRDs serve.
-ACTOR_KINDS = frozenset({("asya.sh/v1alpha1", "AsyncActor"), ("asya.sh/v1alpha1", "XAsyncActor")})
 
 
 def _fail(message: str) -> None:
@@ -81,6 +79,54 @@ def lint(paths: tuple[str, ...], actor_paths: tuple[str, ...], output: str, stri
         )
     failing = {linter.ERROR, linter.WARNING} if strict else {linter.ERROR}
     sys.exit(1 if any(f.severity in failing for f in findings) else 0)
+
+
+@flavors.command("usage")
+@click.option(
+    "--actors",
+    "actor_paths",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True),
+    help="Claims or XRs (files or directories), or `kubectl get asyncactors -A -o yaml`.",
+)
+@click.option(
+    "-e",
+    "--required-resources",
+    "required",
+    multiple=True,
+    type=click.Path(exists=True),
+    help="The flavor library (EnvironmentConfigs, ConfigMap flavors): files or directories.",
+)
+@click.option("-o", "--output", "output", type=OUTPUT, default="text", show_default=True)
+def usage(actor_paths: tuple[str, ...], required: tuple[str, ...], output: str) -> None:
+    """Each flavor and the actors that list it.
+
+    With the library (-e), also the flavors actors list that it does not define
+    (missing), its deprecated flavors still in use, and those no actor lists. Exit 0,
+    1 when a file cannot be read, 2 on usage errors.
+    """
+    try:
+        documents = [doc for path in actor_paths for doc in files.load(path)]
+        entries = library.load(required)
+    except RenderError as exc:
+        _fail(str(exc))
+    actors, problems = flavor_usage.actors_in(documents)
+    for problem in problems:
+        click.echo(f"function-asya: warning: skipped {problem}", err=True)
+    uses = flavor_usage.usage(actors, entries)
+    if output == "json":
+        click.echo(json.dumps(flavor_usage.report(uses), indent=2))
+        return
+    for line in flavor_usage.text(uses):
+        click.echo(line)
+    found = flavor_usage.report(uses)
+    click.echo(
+        f"{len(actors)} actors, {len(entries)} flavors in the library: "
+        f"{len(found['missing'])} missing, {len(found['deprecatedInUse'])} deprecated in use, "
+        f"{len(found['unused'])} unused",
+        err=True,
+    )
 
 
 @click.command()

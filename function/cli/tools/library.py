@@ -16,6 +16,10 @@ from function.resolve.actor import Lookup
 from function.resolve.layers import Resolution
 from function.resolve.sources import FLAVOR_LABEL, Flavor, from_config_map, from_environment_config
 
+# What the tools take as an actor: the claim or v2 XR, and the v1 XR, of the version
+# the XRDs serve.
+ACTOR_KINDS = frozenset({("asya.sh/v1alpha1", "AsyncActor"), ("asya.sh/v1alpha1", "XAsyncActor")})
+
 
 @dataclass(frozen=True)
 class Entry:
