@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
+from pathlib import Path
 
 import click
+from crossplane.function import logging
 
 from function.cli.render import files
 from function.cli.render.errors import RenderError
 from function.cli.tools import explain as explainer
 from function.cli.tools import library
 from function.cli.tools import lint as linter
+from function.cli.tools import plan as planner
 from function.cli.tools import usage as flavor_usage
 from function.cli.tools.library import ACTOR_KINDS
 from function.errors import FunctionError
@@ -79,6 +83,121 @@ def lint(paths: tuple[str, ...], actor_paths: tuple[str, ...], output: str, stri
         )
     failing = {linter.ERROR, linter.WARNING} if strict else {linter.ERROR}
     sys.exit(1 if any(f.severity in failing for f in findings) else 0)
+
+
+# The shipped Composition of each form, for actors whose plan names none.
+SHIPPED = Path(__file__).resolve().parents[3] / "compositions"
+SHIPPED_COMPOSITIONS = {
+    "XAsyncActor": SHIPPED / "asyncactor-sqs.yaml",
+    "AsyncActor": SHIPPED / "asyncactor-sqs-namespaced.yaml",
+}
+
+
+@flavors.command("plan")
+@click.option(
+    "--before",
+    "before_paths",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True),
+    help="The flavor library before the change: files or directories.",
+)
+@click.option(
+    "--after",
+    "after_paths",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True),
+    help="The flavor library after the change: files or directories.",
+)
+@click.option(
+    "--actors",
+    "actor_paths",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True),
+    help="Claims or XRs (files or directories), or `kubectl get asyncactors -A -o yaml`.",
+)
+@click.option(
+    "--composition",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The Composition whose Input renders them (default: the shipped SQS one of each actor's form).",
+)
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(planner.VERDICTS[1:]),
+    help="Exit 1 when any actor's verdict is this or worse (refused > restart > changed).",
+)
+def plan(
+    before_paths: tuple[str, ...],
+    after_paths: tuple[str, ...],
+    actor_paths: tuple[str, ...],
+    composition: str | None,
+    output: str,
+    fail_on: str | None,
+) -> None:
+    """What a change to the flavor library does to every actor, before it is applied.
+
+    A flavor a later path defines again replaces the earlier one (a base library, then
+    the files a change edits). Each actor is answered by the function's own pipeline with
+    both libraries: unchanged;
+    changed (composed resources differ, the pod template does not); restart (the
+    Deployment's pod template differs: pods roll); refused (the function would refuse
+    it after the change, with its message). Exit 0; with --fail-on, 1 when any verdict is
+    that or worse; 2 on usage errors.
+    """
+    try:
+        before = library.overlaid(library.load(before_paths))
+        after = library.overlaid(library.load(after_paths))
+        documents = [doc for path in actor_paths for doc in files.load(path)]
+        compositions = (
+            {kind: files.load_composition(composition) for kind in SHIPPED_COMPOSITIONS}
+            if composition
+            else {
+                kind: files.load_composition(str(path))
+                for kind, path in SHIPPED_COMPOSITIONS.items()
+            }
+        )
+        inputs = {kind: planner.step_input(doc.body) for kind, doc in compositions.items()}
+    except (RenderError, ValueError) as exc:
+        _fail(str(exc))
+    # The function logs each actor's flavors; here the report says what matters.
+    logging.configure(level=logging.Level.DISABLED)
+    actors = [
+        body
+        for body in flavor_usage.objects([doc.body for doc in documents])
+        if (str(body.get("apiVersion", "")), str(body.get("kind", ""))) in ACTOR_KINDS
+    ]
+    with (
+        click.progressbar(length=len(actors), label="Planning", file=sys.stderr)
+        if sys.stderr.isatty()
+        else contextlib.nullcontext() as bar
+    ):
+        verdicts = planner.plan(
+            actors,
+            before,
+            after,
+            lambda body: inputs[str(body.get("kind"))],
+            progress=bar.update if bar is not None else None,
+        )
+    if output == "json":
+        report = {"actors": [v.as_dict() for v in verdicts], "summary": planner.summary(verdicts)}
+        click.echo(json.dumps(report, indent=2))
+    else:
+        lines = planner.as_markdown(verdicts) if output == "markdown" else planner.as_text(verdicts)
+        for line in lines:
+            click.echo(line)
+    if fail_on is not None:
+        worst = planner.VERDICTS.index(fail_on)
+        sys.exit(1 if any(planner.VERDICTS.index(v.verdict) >= worst for v in verdicts) else 0)
 
 
 @flavors.command("usage")

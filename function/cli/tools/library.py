@@ -69,6 +69,15 @@ def _entry(doc: Document) -> Entry | None:
     return None
 
 
+def overlaid(entries: Sequence[Entry]) -> list[Entry]:
+    """The library with each flavor's last definition: later paths replace earlier ones.
+
+    How `flavors plan` reads a base library followed by the files a change edits.
+    """
+    last = {entry.identity: entry for entry in entries}
+    return list(last.values())
+
+
 def resolve(body: dict[str, Any], library: Sequence[Entry], settings: Input) -> Resolution:
     """Resolve an actor against the library as the function does when Crossplane 2 calls it.
 
@@ -77,10 +86,10 @@ def resolve(body: dict[str, Any], library: Sequence[Entry], settings: Input) -> 
     """
     xr = xr_model.parse(body)
     found = actor.lookup(xr, settings, namespaced_selectors=True)
-    return actor.resolve_actor(xr, settings, found, _fetched_for(found, library))
+    return actor.resolve_actor(xr, settings, found, fetched_for(found, library))
 
 
-def _fetched_for(lookup: Lookup, library: Sequence[Entry]) -> dict[str, list[dict[str, Any]]]:
+def fetched_for(lookup: Lookup, library: Sequence[Entry]) -> dict[str, list[dict[str, Any]]]:
     """Answer the function's requirements from the library, as Crossplane 2 would."""
     found: dict[str, list[dict[str, Any]]] = {}
     for requirement in lookup.wanted:

@@ -56,7 +56,7 @@ def actors_in(documents: Sequence[Document]) -> tuple[list[Actor], list[str]]:
     """The actors among the documents (a `List`'s items included), and why any cannot be read."""
     found: list[Actor] = []
     problems: list[str] = []
-    for body in _objects([d.body for d in documents]):
+    for body in objects([d.body for d in documents]):
         key = (str(body.get("apiVersion", "")), str(body.get("kind", "")))
         if key not in ACTOR_KINDS:
             continue
@@ -76,14 +76,14 @@ def xr_name(body: dict[str, Any]) -> str:
     return str(metadata.get("name", "?")) if isinstance(metadata, dict) else "?"
 
 
-def _objects(bodies: Sequence[Any]) -> list[dict[str, Any]]:
+def objects(bodies: Sequence[Any]) -> list[dict[str, Any]]:
     """Objects, with each List (as `kubectl get -o yaml` prints) replaced by its items."""
     found: list[dict[str, Any]] = []
     for body in bodies:
         if not isinstance(body, dict):
             continue
         if str(body.get("kind", "")).endswith("List") and isinstance(body.get("items"), list):
-            found += _objects(body["items"])
+            found += objects(body["items"])
         else:
             found.append(body)
     return found

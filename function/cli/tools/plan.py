@@ -1,0 +1,309 @@
+"""What a change to the flavor library does to every actor, before it is applied.
+
+Each actor is answered twice by the function itself (`FunctionRunner.answer`, the code
+a served call runs), once with the library before the change and once after, as the
+second call of Crossplane's requirements loop: the flavors it asks for already fetched.
+The two answers' composed resources give the verdict, and their resolved specs (the
+desired XR's spec, handed to later steps): with no observed state, what waits for it
+(SQS's ScaledObject waits for the queue's URL) is not composed, and a change to it shows
+in the spec alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from function import pipeline
+from function.cli.tools import library
+from function.cli.tools.library import Entry
+from function.codec import structs
+from function.errors import FunctionError
+from function.models import input as fn_input
+from function.models import xr as xr_model
+from function.resolve import actor as resolver
+
+# Who set a value of the resolved spec, by its keys and indexes (None: unknown).
+SourceOf = Callable[[tuple[str | int, ...]], str | None]
+
+# Worse last: --fail-on V fails on V and anything worse.
+VERDICTS = ("unchanged", "changed", "restart", "refused")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One value that differs: in a composed resource, or in the resolved spec (with its source)."""
+
+    resource: str
+    path: str  # a JSON pointer
+    before: Any
+    after: Any
+    source: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {
+            "resource": self.resource,
+            "path": self.path,
+            "before": self.before,
+            "after": self.after,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the change does to one actor."""
+
+    actor: str  # <namespace>/<name>
+    verdict: str
+    changes: tuple[Change, ...] = ()
+    error: str = ""
+    # Refused before the change too, for the same reason: not the change's doing.
+    as_before: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        found: dict[str, Any] = {
+            "actor": self.actor,
+            "verdict": self.verdict,
+            "changes": [c.as_dict() for c in self.changes],
+        }
+        if self.error:
+            found["error"] = self.error
+        if self.as_before:
+            found["asBefore"] = True
+        return found
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The function's answer for an actor: its composed resources and resolved spec, or why not."""
+
+    refused: str = ""
+    resources: dict[str, Any] = field(default_factory=dict)
+    spec: dict[str, Any] = field(default_factory=dict)
+
+
+def answer(
+    runner: pipeline.FunctionRunner,
+    body: dict[str, Any],
+    entries: Sequence[Entry],
+    settings: dict[str, Any],
+) -> Answer:
+    """Answer one actor as the function does, its flavors fetched from `entries`.
+
+    `settings` is the Composition step's Input, as the function receives it.
+    """
+    req = fnv1.RunFunctionRequest()
+    req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
+    req.observed.composite.resource.update(body)
+    req.input.update(settings)
+    try:
+        xr = xr_model.parse(body)
+        found = resolver.lookup(xr, fn_input.parse(settings), namespaced_selectors=True)
+    except FunctionError as exc:
+        return Answer(refused=str(exc))
+    for key, items in library.fetched_for(found, entries).items():
+        answered = req.required_resources[key]
+        for item in items:
+            answered.items.add().resource.update(item)
+    rsp = runner.answer(req).message()
+    fatal = [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
+    if fatal:
+        return Answer(refused=fatal[0])
+    if not rsp.desired.resources:
+        # The function asked for more than the library holds: a flavor is missing.
+        waiting = [c.message for c in rsp.conditions if c.reason == "WaitingForFlavors"]
+        return Answer(refused=waiting[0] if waiting else "the function composed nothing")
+    composite = structs.plain(rsp.desired.composite.resource)
+    return Answer(
+        resources={name: structs.plain(r.resource) for name, r in rsp.desired.resources.items()},
+        spec=composite.get("spec") or {},
+    )
+
+
+def pod_template(resources: Mapping[str, Any]) -> Any:
+    """The Deployment's pod template, composed directly or wrapped in an Object."""
+    body = resources.get("deployment") or {}
+    manifest = (body.get("spec") or {}).get("forProvider", {}).get("manifest")
+    deployment = manifest if isinstance(manifest, dict) else body
+    return (deployment.get("spec") or {}).get("template")
+
+
+def differences(
+    before: Any, after: Any, at: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], Any, Any]]:
+    """Every leaf (or subtree) that differs, as (keys and indexes, before, after)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(set(before) | set(after)):
+            yield from differences(before.get(key), after.get(key), (*at, key))
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for index, (one, other) in enumerate(zip(before, after, strict=True)):
+            yield from differences(one, other, (*at, index))
+    elif before != after:
+        yield at, before, after
+
+
+def pointer(at: Sequence[str | int]) -> str:
+    """A JSON pointer (RFC 6901)."""
+    return "".join("/" + str(step).replace("~", "~0").replace("/", "~1") for step in at)
+
+
+def judge(label: str, before: Answer, after: Answer, source_of: SourceOf | None = None) -> Verdict:
+    """The verdict for one actor, and what changed (each spec change with who set it after)."""
+    if after.refused:
+        return Verdict(
+            label, "refused", error=after.refused, as_before=before.refused == after.refused
+        )
+    if before.refused:
+        return Verdict(label, "changed", _changes(before, after, source_of))
+    if before.resources == after.resources and before.spec == after.spec:
+        return Verdict(label, "unchanged")
+    rolls = pod_template(before.resources) != pod_template(after.resources)
+    return Verdict(label, "restart" if rolls else "changed", _changes(before, after, source_of))
+
+
+def _changes(before: Answer, after: Answer, source_of: SourceOf | None) -> tuple[Change, ...]:
+    found = [
+        Change("spec", pointer(at), old, new, source_of(at) if source_of else None)
+        for at, old, new in differences(before.spec, after.spec)
+    ]
+    for name in sorted(set(before.resources) | set(after.resources)):
+        found += [
+            Change(name, pointer(at), old, new)
+            for at, old, new in differences(before.resources.get(name), after.resources.get(name))
+        ]
+    return tuple(found)
+
+
+def step_input(composition: Mapping[str, Any]) -> dict[str, Any]:
+    """The Input of a Composition's function-asya step (by its Input's apiVersion).
+
+    Raises:
+        ValueError: when no step carries one.
+    """
+    for step in (composition.get("spec") or {}).get("pipeline") or []:
+        found = step.get("input") if isinstance(step, dict) else None
+        if isinstance(found, dict) and found.get("apiVersion") == fn_input.API_VERSION:
+            return found
+    raise ValueError("no step of the Composition has function-asya's Input")
+
+
+def _sources_after(
+    body: dict[str, Any], entries: Sequence[Entry], settings: dict[str, Any]
+) -> SourceOf | None:
+    """Who set each value of the actor's spec after the change (None when it does not resolve)."""
+    try:
+        resolution = library.resolve(body, entries, fn_input.parse(settings))
+    except FunctionError:
+        return None
+
+    def source_of(at: tuple[str | int, ...]) -> str | None:
+        try:
+            _, layer = resolution.provenance.blame(at)
+        except (KeyError, IndexError, TypeError):
+            return None
+        return f"flavor {layer.flavor}" if layer.kind == "flavor" else layer.kind
+
+    return source_of
+
+
+def label_of(body: dict[str, Any]) -> str:
+    """`<namespace>/<name>` of an actor (its claim's namespace for a v1 XR)."""
+    try:
+        xr = xr_model.parse(body)
+    except FunctionError:
+        metadata = body.get("metadata")
+        if not isinstance(metadata, dict):
+            metadata = {}
+        return f"{metadata.get('namespace', '?')}/{metadata.get('name', '?')}"
+    claim = xr.labels.get("crossplane.io/claim-name")
+    return f"{xr.namespace}/{claim or xr.name}"
+
+
+def plan(
+    actors: Sequence[dict[str, Any]],
+    before: Sequence[Entry],
+    after: Sequence[Entry],
+    settings: Callable[[dict[str, Any]], dict[str, Any]],
+    progress: Callable[[int], None] | None = None,
+) -> list[Verdict]:
+    """Each actor's verdict. `settings` gives an actor's Input (its form's Composition's).
+
+    One function runner per library: its resolve memo reads and merges each set of
+    flavors once, for every actor that lists it.
+    """
+    first, second = pipeline.FunctionRunner(), pipeline.FunctionRunner()
+    verdicts = []
+    for body in actors:
+        given = settings(body)
+        old = answer(first, body, before, given)
+        new = answer(second, body, after, given)
+        source_of = None
+        if not new.refused and (
+            old.refused or old.resources != new.resources or old.spec != new.spec
+        ):
+            source_of = _sources_after(body, after, given)
+        verdicts.append(judge(label_of(body), old, new, source_of))
+        if progress is not None:
+            progress(1)
+    return verdicts
+
+
+def summary(verdicts: Sequence[Verdict]) -> dict[str, int]:
+    """How many actors got each verdict."""
+    return {name: sum(v.verdict == name for v in verdicts) for name in VERDICTS}
+
+
+def as_text(verdicts: Sequence[Verdict]) -> list[str]:
+    """What a person reads in a terminal: the actors the change touches, and the counts."""
+    lines = []
+    for verdict in verdicts:
+        if verdict.verdict == "unchanged":
+            continue
+        lines.append(
+            f"{verdict.actor}: {verdict.verdict}"
+            + (" (as before the change)" if verdict.as_before else "")
+        )
+        if verdict.error:
+            lines.append(f"  {verdict.error}")
+        for change in verdict.changes:
+            if change.resource != "spec":
+                continue
+            source = f" ({change.source})" if change.source else ""
+            lines.append(f"  {change.path}: {change.before!r} -> {change.after!r}{source}")
+        touched = sorted({c.resource for c in verdict.changes if c.resource != "spec"})
+        if touched:
+            lines.append(f"  composed resources that change: {', '.join(touched)}")
+    counts = summary(verdicts)
+    lines.append(", ".join(f"{counts[name]} {name}" for name in VERDICTS))
+    return lines
+
+
+def as_markdown(verdicts: Sequence[Verdict]) -> list[str]:
+    """A table fit for a pull-request comment."""
+    counts = summary(verdicts)
+    lines = [
+        "**Flavor plan**: " + ", ".join(f"{counts[name]} {name}" for name in VERDICTS),
+        "",
+        "| Actor | Verdict | What changes |",
+        "|---|---|---|",
+    ]
+    for verdict in verdicts:
+        if verdict.verdict == "unchanged":
+            continue
+        if verdict.error:
+            what = verdict.error + (" (as before the change)" if verdict.as_before else "")
+        else:
+            what = "; ".join(
+                f"`{c.path}` {c.before!r} → {c.after!r}" + (f" ({c.source})" if c.source else "")
+                for c in verdict.changes
+                if c.resource == "spec"
+            )
+        cell = what.replace("|", "\\|")
+        lines.append(f"| {verdict.actor} | {verdict.verdict} | {cell} |")
+    return lines
