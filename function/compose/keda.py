@@ -1,8 +1,10 @@
 """The ScaledObject's conditions as KEDA 2.19, 2.20 and 2.21 write them.
 
-- `Ready`: on 2.19 and 2.21 the ScaledObject is valid and its scalers work. On 2.20 it
-  also follows the HPA's health: False with reason `ScalingDegraded` while the
-  ScaledObject is valid (KEDA PR #7669), flapping with the HPA.
+- `Ready`: on 2.19 and 2.21 the ScaledObject is valid and its scalers work (Unknown with
+  `PartialTriggerError` when some triggers fail). On 2.20 it also follows the HPA's
+  health: False with reason `HPAMetricsUnavailable` (only the HPA fails) or
+  `ScalingDegraded` (its scalers too) while the ScaledObject is valid (KEDA PR #7669),
+  flapping with the HPA.
 - `HPAActive` (2.21, PR #7928): the HPA's own `ScalingActive`; True with reason
   `ScalingDisabled` while KEDA keeps the target at zero.
 - `Paused`: scaling is paused by annotation; replicas stay where they are.
@@ -21,7 +23,10 @@ from typing import Any
 
 from function.compose import observed
 
-SCALING_DEGRADED = "ScalingDegraded"
+# `Ready` not True for a valid ScaledObject whose scaling is unhealthy: 2.20's HPA health
+# (HPAMetricsUnavailable when only the HPA fails, ScalingDegraded when its scalers fail
+# too), and Unknown with PartialTriggerError when some of its triggers fail (every version).
+VALID_BUT_DEGRADED = frozenset({"ScalingDegraded", "HPAMetricsUnavailable", "PartialTriggerError"})
 
 
 @dataclass(frozen=True)
@@ -54,35 +59,33 @@ def read(status: Mapping[str, Any]) -> Autoscaler:
     active = None if found is None else str(found.get("status")) == "True"
     ready = observed.condition(status, "Ready")
     if ready is None or str(ready.get("status")) != "True":
-        if ready is None or ready.get("reason") != SCALING_DEGRADED:
-            message = f"ScaledObject is not ready: {observed.describe(ready, 'Ready')}"
-            refused = ready is not None and str(ready.get("status")) == "False"
-            return Autoscaler(False, message, refused=refused, active=active)
-        return Autoscaler(
-            True,
-            f"KEDA's autoscaler is degraded: {_said(ready, 'Ready')}",
-            degraded=True,
-            active=active,
-        )
+        return _not_ready(ready, active)
     hpa = observed.condition(status, "HPAActive")
     if hpa is not None and str(hpa.get("status")) == "False":
-        message = f"KEDA's HPA is not scaling: {_said(hpa, 'HPAActive')}"
-        return Autoscaler(
-            True, observed.bounded(message), degraded=True, active=active, reason="Degraded"
-        )
+        return _degraded(f"KEDA's HPA is not scaling: {_said(hpa, 'HPAActive')}", active)
     if observed.is_true(status, "Fallback"):
         fallback = observed.condition(status, "Fallback") or {}
-        message = f"KEDA holds the fallback replicas: {_said(fallback, 'Fallback')}"
-        return Autoscaler(
-            True, observed.bounded(message), degraded=True, active=active, reason="Degraded"
-        )
+        return _degraded(f"KEDA holds the fallback replicas: {_said(fallback, 'Fallback')}", active)
     if observed.is_true(status, "Paused"):
-        return Autoscaler(
-            True,
-            "scaling is paused (autoscaling.keda.sh/paused): replicas stay as they are",
-            active=active,
-        )
+        message = "scaling is paused (autoscaling.keda.sh/paused): replicas stay as they are"
+        return Autoscaler(True, message, active=active, reason="Paused")
     return Autoscaler(True, active=active)
+
+
+def _not_ready(ready: Mapping[str, Any] | None, active: bool | None) -> Autoscaler:
+    """Ready is absent, Unknown or False: not read yet, refused, or valid and degraded."""
+    if ready is not None and ready.get("reason") in VALID_BUT_DEGRADED:
+        return _degraded(f"KEDA's autoscaler is degraded: {_said(ready, 'Ready')}", active)
+    message = f"ScaledObject is not ready: {observed.describe(ready, 'Ready')}"
+    if ready is not None and str(ready.get("status")) == "False":
+        return Autoscaler(False, message, refused=True, active=active, reason="Refused")
+    return Autoscaler(False, message, active=active, reason="Waiting")
+
+
+def _degraded(message: str, active: bool | None) -> Autoscaler:
+    return Autoscaler(
+        True, observed.bounded(message), degraded=True, active=active, reason="Degraded"
+    )
 
 
 def hpa_name(status: Mapping[str, Any], scaled_object: str) -> str:

@@ -23,12 +23,13 @@ HPA_FAILING = "the HPA was unable to compute the replica count: unable to get ex
 UNHEALTHY_HPA = {
     # 2.19: Ready is about the ScaledObject and its scalers only; nothing says the HPA fails.
     "2.19": [READY, ACTIVE, NO_FALLBACK, NOT_PAUSED],
-    # 2.20: Ready follows the HPA's health (#7669).
+    # 2.20: Ready follows the HPA's health (#7669): HPAMetricsUnavailable when only the
+    # HPA fails (ScalingDegraded when the scalers fail too).
     "2.20": [
         {
             "type": "Ready",
             "status": "False",
-            "reason": "ScalingDegraded",
+            "reason": "HPAMetricsUnavailable",
             "message": f"HPA is not actively scaling: {HPA_FAILING}",
         },
         ACTIVE,
@@ -91,7 +92,7 @@ def test_an_unhealthy_hpa_degrades_a_running_actor_with_keda_reason(version: str
     assert found.phase == status.Phase.DEGRADED
     assert keda(found)["ready"] is False
     assert HPA_FAILING in keda(found)["message"]
-    reason = "ScalingDegraded" if version == "2.20" else "FailedGetExternalMetric"
+    reason = "HPAMetricsUnavailable" if version == "2.20" else "FailedGetExternalMetric"
     assert reason in keda(found)["message"]
     # The ScaledObject itself stays ready: Crossplane never sees it flap.
     assert found.ready["scaledobject"] is True
@@ -245,3 +246,46 @@ def test_every_actor_asks_for_its_hpa_so_the_requirements_never_change() -> None
     # for call one of the requirements loop. Without scaling, no HPA exists to find.
     fixed = wanted({"scaling": {"enabled": False}})
     assert fixed.resources[requirements.AUTOSCALER_KEY] == selector
+
+
+def test_scalers_and_hpa_failing_on_2_20_is_degraded_too() -> None:
+    both = {"type": "Ready", "status": "False", "reason": "ScalingDegraded", "message": "x"}
+    found = report([both, ACTIVE])
+    assert found.phase == status.Phase.DEGRADED
+    assert found.ready["scaledobject"] is True
+
+
+def test_some_triggers_failing_degrades_and_never_sends_back_to_creating() -> None:
+    partial = {
+        "type": "Ready",
+        "status": "Unknown",
+        "reason": "PartialTriggerError",
+        "message": "Some triggers defined in ScaledObject are not working correctly",
+    }
+    found = report([partial, ACTIVE])
+    assert found.phase == status.Phase.DEGRADED
+    assert found.ready["scaledobject"] is True
+    assert "PartialTriggerError" in keda(found)["message"]
+
+
+@pytest.mark.parametrize(
+    ("conditions", "ok", "reason"),
+    [
+        ([READY, ACTIVE], True, "Ready"),
+        ([], False, "Waiting"),
+        (
+            [{"type": "Ready", "status": "False", "reason": "ScaledObjectCheckFailed"}],
+            False,
+            "Refused",
+        ),
+        (UNHEALTHY_HPA["2.20"], False, "Degraded"),
+        (UNHEALTHY_HPA["2.21"], False, "Degraded"),
+        ([READY, {"type": "Paused", "status": "True"}], True, "Paused"),
+        ([READY, {"type": "Fallback", "status": "True"}], False, "Degraded"),
+    ],
+)
+def test_the_autoscaler_condition_carries_the_reason_the_readme_lists(
+    conditions: list[dict[str, Any]], ok: bool, reason: str
+) -> None:
+    [aspect] = [a for a in report(conditions).aspects if a.type == "AutoscalerReady"]
+    assert (aspect.ok, aspect.reason) == (ok, reason)
