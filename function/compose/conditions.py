@@ -5,7 +5,8 @@ the closed set below (the README lists it); messages are the status's own. An ev
 (a result Crossplane records) is written only when an aspect's status or reason
 differs from the condition the XR already carries: not on every call. An aspect the
 XR carries no condition of yet (its first reconcile, or an XR written before these
-conditions) has an event only for a problem: not for waiting or being ready.
+conditions) has an event only for a problem. Waiting and replicas starting (a scale-up)
+are never events, nor is getting well from them.
 """
 
 from __future__ import annotations
@@ -47,18 +48,26 @@ class Aspect:
             raise ValueError(f"{self.reason!r} is not a reason of {self.type}")
 
 
-# What an actor being created goes through: no event on first sight.
-QUIET_FIRST = frozenset({"Waiting", "Ready", "Available", "Disabled", "Unavailable"})
+# What an actor goes through when nothing is wrong: being created, and replicas starting
+# (a scale-up makes a Deployment unavailable for a while). Never news on their own.
+QUIET = frozenset({"Waiting", "Unavailable"})
 
 
 def changed(aspects: tuple[Aspect, ...], previous: Mapping[str, tuple[str, str]]) -> list[Aspect]:
-    """The aspects to say an event for, given the XR's conditions (type → status, reason)."""
+    """The aspects to say an event for, given the XR's conditions (type → status, reason).
+
+    A problem is news when it appears or changes; getting well, when it ends a problem.
+    Waiting and starting replicas are not, nor is getting well from them.
+    """
     found = []
     for aspect in aspects:
         before = previous.get(aspect.type)
-        if before is None:
-            if aspect.reason not in QUIET_FIRST:
+        now = ("True" if aspect.ok else "False", aspect.reason)
+        if before == now:
+            continue
+        if aspect.ok:
+            if before is not None and before[0] == "False" and before[1] not in QUIET:
                 found.append(aspect)
-        elif before != ("True" if aspect.ok else "False", aspect.reason):
+        elif aspect.reason not in QUIET:
             found.append(aspect)
     return found

@@ -21,6 +21,7 @@ from typing import Any
 
 from function.compose import observed, pod_paths
 from function.models.plan import Plan
+from function.models.pod import ACTOR_LABEL
 
 # Reasons a container waits in while Kubernetes keeps retrying it.
 FAILING_REASONS = frozenset(
@@ -36,7 +37,7 @@ FAILING_REASONS = frozenset(
 )
 IMAGE_REASONS = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName"})
 OOM_KILLED = "OOMKilled"
-# Room for the scheduler's words and what the pod asks for, each with its source.
+# Room for the scheduler's words and what the runtime asks for, each with its source.
 MAX_MESSAGE = 600
 
 
@@ -64,7 +65,10 @@ def needs_pods(deployment: Mapping[str, Any] | None) -> bool:
         status, "replicas"
     )
     ready = observed.number(status, "readyReplicas")
-    return not observed.is_true(status, "Available") or ready < desired
+    # Its pods (a rollout's new ones beside the old included) against those ready: a
+    # rollout stuck on a pod that cannot start leaves the Deployment Available.
+    pods = max(desired, observed.number(status, "replicas"))
+    return not observed.is_true(status, "Available") or ready < pods
 
 
 def from_deployment(status: Mapping[str, Any]) -> PodCounts:
@@ -145,10 +149,12 @@ def _failing(plan: Plan, status: Mapping[str, Any]) -> str:
         if terminated == OOM_KILLED or (last == OOM_KILLED and not container.get("ready")):
             return _oom(plan, name)
         if waiting in IMAGE_REASONS:
-            return _image(plan, name, str(waiting))
+            return _image(plan, name)
         if waiting == "CreateContainerConfigError":
             return _config(plan, name, observed.dig(state, "waiting", "message"))
-        if waiting == "CrashLoopBackOff":
+        if waiting == "CrashLoopBackOff" or _between_crashes(container):
+            # Between back-offs the container runs again, not ready: the same words, or
+            # each restart would flip the pod between failing and pending.
             code = observed.dig(container, "lastState", "terminated", "exitCode")
             exited = f"exit code {code}" if isinstance(code, int) else "it exits"
             return (
@@ -156,9 +162,25 @@ def _failing(plan: Plan, status: Mapping[str, Any]) -> str:
                 f"its log says why: kubectl logs deployment/{plan.actor} -c {name} --previous"
             )
         if waiting in FAILING_REASONS:
-            detail = observed.dig(state, "waiting", "message")
-            return f"container {name}: {waiting}" + (f": {detail}" if detail else "")
+            # Not the kubelet's message: it carries container IDs that change every retry.
+            return (
+                f"container {name} cannot be created or run ({waiting}); "
+                f"kubectl describe pods -l {ACTOR_LABEL}={plan.actor} says why"
+            )
     return ""
+
+
+def _between_crashes(container: Mapping[str, Any]) -> bool:
+    """Restarted after exiting in error, and not ready (yet) again."""
+    code = observed.dig(container, "lastState", "terminated", "exitCode")
+    restarts = container.get("restartCount")
+    return (
+        not container.get("ready")
+        and isinstance(restarts, int)
+        and restarts > 0
+        and isinstance(code, int)
+        and code != 0
+    )
 
 
 def _oom(plan: Plan, container: str) -> str:
@@ -175,14 +197,14 @@ def _oom(plan: Plan, container: str) -> str:
     return f"container {container} was OOMKilled: memory limit {value} ({path}, from {source}); raise it"
 
 
-def _image(plan: Plan, container: str, reason: str) -> str:
+def _image(plan: Plan, container: str) -> str:
+    # One wording for ErrImagePull, ImagePullBackOff and InvalidImageName: the kubelet
+    # alternates the first two on every retry.
     where = pod_paths.of_container(plan, container)
     if where is None:
-        return f"container {container} cannot pull its image ({reason})"
+        return f"container {container} cannot pull its image"
     image, path, source = where.image(plan)
-    return (
-        f"container {container} cannot pull image {image} ({reason}): check {path} (from {source})"
-    )
+    return f"container {container} cannot pull image {image}: check {path} (from {source})"
 
 
 def _config(plan: Plan, container: str, detail: Any) -> str:
@@ -201,4 +223,4 @@ def _unschedulable(plan: Plan, status: Mapping[str, Any]) -> str:
         return ""
     scheduler = str(found.get("message") or "no node fits")
     asks = pod_paths.placement(plan)
-    return f"cannot be scheduled: {scheduler}" + (f"; the pod asks for {asks}" if asks else "")
+    return f"cannot be scheduled: {scheduler}" + (f"; the runtime asks for {asks}" if asks else "")

@@ -115,3 +115,11 @@ def test_the_readme_lists_every_reason() -> None:
         assert f"`{aspect}`" in readme
         for reason in reasons:
             assert f"`{reason}`" in readme, (aspect, reason)
+
+
+def test_replicas_starting_on_a_scale_up_are_no_event() -> None:
+    ready = answer(stage("ready"))
+    scaling_up = answer(unavailable(ready=2, replicas=5), previous=as_written(ready), pods=[])
+    assert conditions_of(scaling_up)[conditions.WORKLOAD].reason == "Unavailable"
+    assert events(scaling_up) == []
+    assert events(answer(stage("ready"), previous=as_written(scaling_up))) == []

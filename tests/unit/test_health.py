@@ -236,13 +236,12 @@ def test_an_image_that_cannot_be_pulled_is_named_with_who_set_it() -> None:
     pulled = waiting("asya-runtime", "ImagePullBackOff", 'Back-off pulling image "echo:1"')
     report = derive(pods=[pod("echo-a", containers=[pulled])])
     assert workload(report)["message"].endswith(
-        "container asya-runtime cannot pull image echo:1 (ImagePullBackOff): "
-        "check image (from the actor's spec)"
+        "container asya-runtime cannot pull image echo:1: check image (from the actor's spec)"
     )
     sidecar = derive(pods=[pod("echo-a", containers=[waiting("asya-sidecar", "ErrImagePull")])])
     assert workload(sidecar)["message"].endswith(
-        "container asya-sidecar cannot pull image ghcr.io/deliveryhero/asya-sidecar:latest "
-        "(ErrImagePull): check sidecar.image (from the Composition's Input)"
+        "container asya-sidecar cannot pull image ghcr.io/deliveryhero/asya-sidecar:latest: "
+        "check sidecar.image (from the Composition's Input)"
     )
 
 
@@ -381,3 +380,54 @@ def test_an_unhealthy_actor_asks_for_its_pods_already_on_call_one() -> None:
     assert "flavor-gpu-a100" in first.requirements.resources
     assert len(first.desired.resources) == 0  # still waiting for the flavor
     assert requirements.PODS_KEY in first.requirements.resources
+
+
+def test_image_pull_words_stay_the_same_as_the_kubelet_alternates_its_reasons() -> None:
+    messages = {
+        workload(derive(pods=[pod("echo-a", containers=[waiting("asya-runtime", reason)])]))[
+            "message"
+        ]
+        for reason in ("ErrImagePull", "ImagePullBackOff")
+    }
+    assert len(messages) == 1
+
+
+def test_a_container_between_crash_loop_back_offs_is_still_failing() -> None:
+    running_again = {
+        "name": "asya-runtime",
+        "ready": False,
+        "restartCount": 4,
+        "state": {"running": {"startedAt": "2026-11-25T10:00:00Z"}},
+        "lastState": {"terminated": {"reason": "Error", "exitCode": 1}},
+    }
+    backing_off = waiting(
+        "asya-runtime", "CrashLoopBackOff", "back-off 40s", 4, reason="Error", exitCode=1
+    )
+    reports = [
+        derive(pods=[pod("echo-a", ready=False, containers=[found])])
+        for found in (running_again, backing_off)
+    ]
+    assert [workload(r)["failing"] for r in reports] == [1, 1]
+    assert workload(reports[0])["message"] == workload(reports[1])["message"]
+
+
+def test_the_kubelets_changing_words_stay_out_of_the_message() -> None:
+    created = waiting(
+        "asya-runtime",
+        "CreateContainerError",
+        'failed to reserve container name "asya-runtime_echo-a_team_1"',
+    )
+    message = workload(derive(pods=[pod("echo-a", containers=[created])]))["message"]
+    assert "reserve" not in message
+    assert message.endswith(
+        "container asya-runtime cannot be created or run (CreateContainerError); "
+        "kubectl describe pods -l asya.sh/actor=echo says why"
+    )
+
+
+def test_a_rollout_stuck_beside_available_old_pods_is_looked_into() -> None:
+    stuck = stage("ready")["deployment"]
+    manifest = stuck["status"]["atProvider"]["manifest"]
+    manifest["spec"] = {"replicas": 5}
+    manifest["status"] |= {"replicas": 6, "readyReplicas": 5, "updatedReplicas": 1}
+    assert health.needs_pods(stuck)

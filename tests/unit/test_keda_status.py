@@ -289,3 +289,14 @@ def test_the_autoscaler_condition_carries_the_reason_the_readme_lists(
 ) -> None:
     [aspect] = [a for a in report(conditions).aspects if a.type == "AutoscalerReady"]
     assert (aspect.ok, aspect.reason) == (ok, reason)
+
+
+@pytest.mark.parametrize(
+    ("written", "length"), [("1k", 1000), ("2M", 2_000_000), ("1500m", 2), ("7", 7), ("nan", None)]
+)
+def test_the_queue_length_reads_every_quantity_kubernetes_writes(
+    written: str, length: int | None
+) -> None:
+    metric = hpa()["status"]["currentMetrics"][0]
+    metric["external"]["current"] = {"value": written}
+    assert scaling_with(hpa(currentMetrics=[metric])).get("queueLength") == length

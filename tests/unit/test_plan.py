@@ -195,3 +195,13 @@ def test_a_later_path_replaces_an_earlier_flavor_of_the_same_name() -> None:
     )
     assert code == 0
     assert verdicts(report) == {"ml/gpu-checkpoints": "restart"}
+
+
+def test_refusals_the_change_did_not_make_never_fail_the_run() -> None:
+    code, report = plan_json(
+        str(EXAMPLES / "flavors"),
+        EXAMPLES / "flavored" / "missing-flavor.yaml",
+        extra=("--fail-on", "changed"),
+    )
+    assert [a["verdict"] for a in report["actors"]] == ["refused"]
+    assert code == 0

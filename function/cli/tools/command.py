@@ -152,7 +152,7 @@ def plan(
     changed (composed resources differ, the pod template does not); restart (the
     Deployment's pod template differs: pods roll); refused (the function would refuse
     it after the change, with its message). Exit 0; with --fail-on, 1 when any verdict is
-    that or worse; 2 on usage errors.
+    that or worse (an actor refused as before the change does not count); 2 on usage errors.
     """
     try:
         before = library.overlaid(library.load(before_paths))
@@ -196,8 +196,7 @@ def plan(
         for line in lines:
             click.echo(line)
     if fail_on is not None:
-        worst = planner.VERDICTS.index(fail_on)
-        sys.exit(1 if any(planner.VERDICTS.index(v.verdict) >= worst for v in verdicts) else 0)
+        sys.exit(1 if planner.fails(verdicts, fail_on) else 0)
 
 
 @flavors.command("usage")

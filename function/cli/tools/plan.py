@@ -160,7 +160,9 @@ def judge(label: str, before: Answer, after: Answer, source_of: SourceOf | None 
             label, "refused", error=after.refused, as_before=before.refused == after.refused
         )
     if before.refused:
-        return Verdict(label, "changed", _changes(before, after, source_of))
+        # Composed again after being refused: its pods take the new template.
+        rolls = pod_template(after.resources) is not None
+        return Verdict(label, "restart" if rolls else "changed", _changes(before, after, source_of))
     if before.resources == after.resources and before.spec == after.spec:
         return Verdict(label, "unchanged")
     rolls = pod_template(before.resources) != pod_template(after.resources)
@@ -252,6 +254,12 @@ def plan(
         if progress is not None:
             progress(1)
     return verdicts
+
+
+def fails(verdicts: Sequence[Verdict], fail_on: str) -> bool:
+    """Whether any verdict is `fail_on` or worse, not counting refusals the change did not make."""
+    worst = VERDICTS.index(fail_on)
+    return any(VERDICTS.index(v.verdict) >= worst and not v.as_before for v in verdicts)
 
 
 def summary(verdicts: Sequence[Verdict]) -> dict[str, int]:
