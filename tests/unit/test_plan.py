@@ -68,7 +68,9 @@ def test_a_memory_bump_restarts_the_actors_of_the_flavor_only(tmp_path: Path) ->
         "after": "24Gi",
         "source": "flavor gpu-a100",
     } in gpu["changes"]
-    assert any(c["resource"] == "deployment" for c in gpu["changes"])
+    [rendered] = [c for c in gpu["changes"] if c["resource"] == "deployment"]
+    assert rendered["path"].endswith("/containers/0/resources/requests/memory")
+    assert (rendered["after"], rendered["source"]) == ("24Gi", "flavor gpu-a100")
 
 
 def test_a_scaling_change_changes_without_rolling_pods(tmp_path: Path) -> None:

@@ -174,12 +174,19 @@ def _changes(before: Answer, after: Answer, source_of: SourceOf | None) -> tuple
         Change("spec", pointer(at), old, new, source_of(at) if source_of else None)
         for at, old, new in differences(before.spec, after.spec)
     ]
+    # A composed resource's value that changed as a spec value did is that value, rendered:
+    # it has that value's source (a value the renderers derive, such as a hash, has none).
+    by_values = {_values(c.before, c.after): c.source for c in found if c.source is not None}
     for name in sorted(set(before.resources) | set(after.resources)):
         found += [
-            Change(name, pointer(at), old, new)
+            Change(name, pointer(at), old, new, by_values.get(_values(old, new)))
             for at, old, new in differences(before.resources.get(name), after.resources.get(name))
         ]
     return tuple(found)
+
+
+def _values(before: Any, after: Any) -> str:
+    return repr((before, after))
 
 
 def step_input(composition: Mapping[str, Any]) -> dict[str, Any]:
