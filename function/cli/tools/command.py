@@ -6,7 +6,9 @@ import contextlib
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 from crossplane.function import logging
@@ -14,7 +16,7 @@ from crossplane.function import logging
 from function.cli.render import files
 from function.cli.render.errors import RenderError
 from function.cli.tools import explain as explainer
-from function.cli.tools import library
+from function.cli.tools import library, plan_report
 from function.cli.tools import lint as linter
 from function.cli.tools import plan as planner
 from function.cli.tools import usage as flavor_usage
@@ -93,31 +95,32 @@ SHIPPED_COMPOSITIONS = {
 }
 
 
-@flavors.command("plan")
-@click.option(
-    "--before",
-    "before_paths",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True),
-    help="The flavor library before the change: files or directories.",
-)
-@click.option(
-    "--after",
-    "after_paths",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True),
-    help="The flavor library after the change: files or directories.",
-)
-@click.option(
+def _paths(
+    flag: str, name: str, what: str, *, required: bool = True
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An option naming files or directories, given once or more."""
+    return click.option(
+        *flag.split(),
+        name,
+        multiple=True,
+        required=required,
+        type=click.Path(exists=True),
+        help=what,
+    )
+
+
+# The actors a tool reads: claims or XRs in files, or a kubectl List.
+ACTORS = _paths(
     "--actors",
     "actor_paths",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True),
-    help="Claims or XRs (files or directories), or `kubectl get asyncactors -A -o yaml`.",
+    "Claims or XRs (files or directories), or `kubectl get asyncactors -A -o yaml`.",
 )
+
+
+@flavors.command("plan")
+@_paths("--before", "before_paths", "The flavor library before the change: files or directories.")
+@_paths("--after", "after_paths", "The flavor library after the change: files or directories.")
+@ACTORS
 @click.option(
     "--composition",
     type=click.Path(exists=True, dir_okay=False),
@@ -189,32 +192,30 @@ def plan(
             progress=bar.update if bar is not None else None,
         )
     if output == "json":
-        report = {"actors": [v.as_dict() for v in verdicts], "summary": planner.summary(verdicts)}
+        report = {
+            "actors": [v.as_dict() for v in verdicts],
+            "summary": plan_report.summary(verdicts),
+        }
         click.echo(json.dumps(report, indent=2))
     else:
-        lines = planner.as_markdown(verdicts) if output == "markdown" else planner.as_text(verdicts)
+        lines = (
+            plan_report.as_markdown(verdicts)
+            if output == "markdown"
+            else plan_report.as_text(verdicts)
+        )
         for line in lines:
             click.echo(line)
     if fail_on is not None:
-        sys.exit(1 if planner.fails(verdicts, fail_on) else 0)
+        sys.exit(1 if plan_report.fails(verdicts, fail_on) else 0)
 
 
 @flavors.command("usage")
-@click.option(
-    "--actors",
-    "actor_paths",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True),
-    help="Claims or XRs (files or directories), or `kubectl get asyncactors -A -o yaml`.",
-)
-@click.option(
-    "-e",
-    "--required-resources",
+@ACTORS
+@_paths(
+    "-e --required-resources",
     "required",
-    multiple=True,
-    type=click.Path(exists=True),
-    help="The flavor library (EnvironmentConfigs, ConfigMap flavors): files or directories.",
+    "The flavor library (EnvironmentConfigs, ConfigMap flavors): files or directories.",
+    required=False,
 )
 @click.option("-o", "--output", "output", type=OUTPUT, default="text", show_default=True)
 def usage(actor_paths: tuple[str, ...], required: tuple[str, ...], output: str) -> None:
