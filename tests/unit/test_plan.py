@@ -207,3 +207,30 @@ def test_refusals_the_change_did_not_make_never_fail_the_run() -> None:
     )
     assert [a["verdict"] for a in report["actors"]] == ["refused"]
     assert code == 0
+
+
+def test_an_actor_nested_past_what_protobuf_carries_is_an_error_not_a_traceback(
+    tmp_path: Path,
+) -> None:
+    deep: Any = "leaf"
+    for _ in range(120):
+        deep = {"nested": deep}
+    body = yaml.safe_load(GPU_ACTOR.read_text())
+    body["spec"]["resources"] = deep
+    path = tmp_path / "deep.yaml"
+    path.write_text(yaml.safe_dump(body))
+    result = run(
+        "flavors",
+        "plan",
+        "--before",
+        str(EXAMPLES / "flavors"),
+        "--after",
+        str(EXAMPLES / "flavors"),
+        "--actors",
+        str(path),
+    )
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        f"function-asya: error: cannot load {path}: spec.resources.nested"
+    )
+    assert "Traceback" not in result.output

@@ -100,8 +100,11 @@ def answer(
     """
     req = fnv1.RunFunctionRequest()
     req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
-    req.observed.composite.resource.update(body)
-    req.input.update(settings)
+    try:
+        req.observed.composite.resource.update(body)
+        req.input.update(settings)
+    except (ValueError, TypeError) as exc:  # what no Struct can hold
+        return Answer(refused=f"cannot read the actor: {exc}")
     try:
         xr = xr_model.parse(body)
         found = resolver.lookup(xr, fn_input.parse(settings), namespaced_selectors=True)
