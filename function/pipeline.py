@@ -303,15 +303,7 @@ def _aspects(
 ) -> None:
     """A condition per aspect, and an event for each whose status or reason changed."""
     for aspect in aspects:
-        rsp.conditions.append(
-            fnv1.Condition(
-                type=aspect.type,
-                status=fnv1.STATUS_CONDITION_TRUE if aspect.ok else fnv1.STATUS_CONDITION_FALSE,
-                reason=aspect.reason,
-                message=aspect.message,
-                target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
-            )
-        )
+        _condition(rsp, aspect.ok, aspect.reason, aspect.message, aspect.type)
     for aspect in conditions.changed(aspects, previous):
         rsp.results.append(
             fnv1.Result(
@@ -340,10 +332,16 @@ def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requiremen
         rsp.requirements.resources[requirement.key].CopyFrom(selector)
 
 
-def _condition(rsp: fnv1.RunFunctionResponse, ok: bool, reason: str, message: str) -> None:
+def _condition(
+    rsp: fnv1.RunFunctionResponse,
+    ok: bool,
+    reason: str,
+    message: str,
+    kind: str = FLAVORS_CONDITION,
+) -> None:
     rsp.conditions.append(
         fnv1.Condition(
-            type=FLAVORS_CONDITION,
+            type=kind,
             status=fnv1.STATUS_CONDITION_TRUE if ok else fnv1.STATUS_CONDITION_FALSE,
             reason=reason,
             message=message,

@@ -165,8 +165,9 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     status["scaling"] = _scaling(plan) | (
         {"active": autoscaler.active} if autoscaler.active is not None else {}
     )
+    queue_parts = transport.readiness(plan, queue)
     readiness = {
-        **transport.readiness(plan, queue),
+        **queue_parts,
         meta.SERVICE_ACCOUNT: _exists(plan, meta.SERVICE_ACCOUNT),
         meta.TRIGGER_AUTHENTICATION: _exists(plan, meta.TRIGGER_AUTHENTICATION),
         meta.SCALED_OBJECT: autoscaler.valid and meta.SCALED_OBJECT in plan.observed,
@@ -179,7 +180,10 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
         warnings=(queue.warning,) if queue.warning else (),
         aspects=(
             conditions.Aspect(
-                conditions.QUEUE, queue.ready, _queue_reason(plan, queue), queue.message
+                conditions.QUEUE,
+                queue.ready,
+                _queue_reason(plan, queue, queue_parts),
+                queue.message,
             ),
             conditions.Aspect(
                 conditions.AUTOSCALER,
@@ -197,9 +201,9 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     )
 
 
-def _queue_reason(plan: Plan, queue: QueueState) -> str:
+def _queue_reason(plan: Plan, queue: QueueState, parts: Mapping[str, bool]) -> str:
+    """Ready, or why not: Crossplane cannot apply one of the queue's parts, or it waits."""
     if queue.ready:
         return "Ready"
-    names = transports.of(plan).readiness(plan, queue)
-    failed = any(observed.apply_failure(plan.observed.get(name)) for name in names)
+    failed = any(observed.apply_failure(plan.observed.get(name)) for name in parts)
     return "ApplyFailed" if failed else "Waiting"

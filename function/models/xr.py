@@ -10,6 +10,7 @@ from function.models import names
 from function.models.spec import MAX_FLAVORS
 
 CLAIM_NAMESPACE_LABEL = "crossplane.io/claim-namespace"
+CLAIM_NAME_LABEL = "crossplane.io/claim-name"
 # The label Crossplane puts on what it composes: the XR's name.
 COMPOSITE_LABEL = "crossplane.io/composite"
 # Keys Crossplane itself writes into an XR's spec: never actor settings.

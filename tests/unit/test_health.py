@@ -60,6 +60,12 @@ def pod(
     }
 
 
+def unschedulable_pod(scheduler: str) -> dict[str, Any]:
+    """A pending pod the scheduler cannot place, in its words."""
+    condition = {"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}
+    return pod("echo-a", phase="Pending", conditions=[condition | {"message": scheduler}])
+
+
 def waiting(
     container: str, why: str, message: str = "", restarts: int = 3, /, **last: Any
 ) -> dict[str, Any]:
@@ -258,18 +264,7 @@ def test_a_missing_secret_names_the_entry_and_the_flavor_that_names_it() -> None
 
 def test_unschedulable_pods_say_what_the_pod_asks_for_and_who_asked() -> None:
     scheduler = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
-    unscheduled = pod(
-        "echo-a",
-        phase="Pending",
-        conditions=[
-            {
-                "type": "PodScheduled",
-                "status": "False",
-                "reason": "Unschedulable",
-                "message": scheduler,
-            }
-        ],
-    )
+    unscheduled = unschedulable_pod(scheduler)
     report = derive(flavors={"gpu-a100": GPU_FLAVOR}, pods=[unscheduled])
     message = workload(report)["message"]
     assert message.startswith(
@@ -311,18 +306,7 @@ def test_several_failing_pods_are_described_by_the_first_by_name() -> None:
 
 def test_a_long_scheduler_message_is_bounded() -> None:
     scheduler = "0/300 nodes are available: " + "node(s) had untolerated taint, " * 40
-    unscheduled = pod(
-        "echo-a",
-        phase="Pending",
-        conditions=[
-            {
-                "type": "PodScheduled",
-                "status": "False",
-                "reason": "Unschedulable",
-                "message": scheduler,
-            }
-        ],
-    )
+    unscheduled = unschedulable_pod(scheduler)
     message = workload(derive(pods=[unscheduled]))["message"]
     assert len(message) <= len("Deployment is not available: ") + health.MAX_MESSAGE
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from function.cli.render import files
 from function.cli.render.files import Document
-from function.errors import FlavorError
+from function.errors import FlavorError, FunctionError
 from function.models import xr as xr_model
 from function.models.input import Input
 from function.resolve import actor
@@ -67,6 +67,18 @@ def _entry(doc: Document) -> Entry | None:
             return Entry(name, doc.kind, body, namespace, error=str(exc), source=source)
         return Entry(name, doc.kind, body, namespace, flavor=flavor, source=source)
     return None
+
+
+def actor_label(body: dict[str, Any]) -> str:
+    """How the tools name an actor: `<namespace>/<name>`, its claim's for a v1 XR."""
+    try:
+        xr = xr_model.parse(body)
+    except FunctionError:
+        metadata = body.get("metadata")
+        if not isinstance(metadata, dict):
+            metadata = {}
+        return f"{metadata.get('namespace', '?')}/{metadata.get('name', '?')}"
+    return f"{xr.namespace}/{xr.labels.get(xr_model.CLAIM_NAME_LABEL) or xr.name}"
 
 
 def overlaid(entries: Sequence[Entry]) -> list[Entry]:

@@ -224,19 +224,6 @@ def _sources_after(
     return source_of
 
 
-def label_of(body: dict[str, Any]) -> str:
-    """`<namespace>/<name>` of an actor (its claim's namespace for a v1 XR)."""
-    try:
-        xr = xr_model.parse(body)
-    except FunctionError:
-        metadata = body.get("metadata")
-        if not isinstance(metadata, dict):
-            metadata = {}
-        return f"{metadata.get('namespace', '?')}/{metadata.get('name', '?')}"
-    claim = xr.labels.get("crossplane.io/claim-name")
-    return f"{xr.namespace}/{claim or xr.name}"
-
-
 def plan(
     actors: Sequence[dict[str, Any]],
     before: Sequence[Entry],
@@ -260,7 +247,7 @@ def plan(
             old.refused or old.resources != new.resources or old.spec != new.spec
         ):
             source_of = _sources_after(body, after, given)
-        verdicts.append(judge(label_of(body), old, new, source_of))
+        verdicts.append(judge(library.actor_label(body), old, new, source_of))
         if progress is not None:
             progress(1)
     return verdicts

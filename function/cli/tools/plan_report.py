@@ -18,6 +18,15 @@ def summary(verdicts: Sequence[Verdict]) -> dict[str, int]:
     return {name: sum(v.verdict == name for v in verdicts) for name in VERDICTS}
 
 
+def _counted(verdicts: Sequence[Verdict]) -> str:
+    """`5 unchanged, 0 changed, 2 restart, 4 refused`."""
+    counts = summary(verdicts)
+    return ", ".join(f"{counts[name]} {name}" for name in VERDICTS)
+
+
+AS_BEFORE = " (as before the change)"
+
+
 def as_text(verdicts: Sequence[Verdict]) -> list[str]:
     """What a person reads in a terminal: the actors the change touches, and the counts."""
     lines = []
@@ -25,8 +34,7 @@ def as_text(verdicts: Sequence[Verdict]) -> list[str]:
         if verdict.verdict == "unchanged":
             continue
         lines.append(
-            f"{verdict.actor}: {verdict.verdict}"
-            + (" (as before the change)" if verdict.as_before else "")
+            f"{verdict.actor}: {verdict.verdict}" + (AS_BEFORE if verdict.as_before else "")
         )
         if verdict.error:
             lines.append(f"  {verdict.error}")
@@ -38,16 +46,14 @@ def as_text(verdicts: Sequence[Verdict]) -> list[str]:
         touched = sorted({c.resource for c in verdict.changes if c.resource != "spec"})
         if touched:
             lines.append(f"  composed resources that change: {', '.join(touched)}")
-    counts = summary(verdicts)
-    lines.append(", ".join(f"{counts[name]} {name}" for name in VERDICTS))
+    lines.append(_counted(verdicts))
     return lines
 
 
 def as_markdown(verdicts: Sequence[Verdict]) -> list[str]:
     """A table fit for a pull-request comment."""
-    counts = summary(verdicts)
     lines = [
-        "**Flavor plan**: " + ", ".join(f"{counts[name]} {name}" for name in VERDICTS),
+        f"**Flavor plan**: {_counted(verdicts)}",
         "",
         "| Actor | Verdict | What changes |",
         "|---|---|---|",
@@ -56,7 +62,7 @@ def as_markdown(verdicts: Sequence[Verdict]) -> list[str]:
         if verdict.verdict == "unchanged":
             continue
         if verdict.error:
-            what = verdict.error + (" (as before the change)" if verdict.as_before else "")
+            what = verdict.error + (AS_BEFORE if verdict.as_before else "")
         else:
             what = "; ".join(
                 f"`{c.path}` {c.before!r} → {c.after!r}" + (f" ({c.source})" if c.source else "")

@@ -12,23 +12,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from function.cli.render.files import Document
-from function.cli.tools.library import ACTOR_KINDS, Entry
+from function.cli.tools.library import ACTOR_KINDS, Entry, actor_label
 from function.errors import FunctionError
 from function.models import xr as xr_model
 
 
 @dataclass(frozen=True)
 class Actor:
-    """An actor as usage counts it: where it lives and the flavors it lists."""
+    """An actor as usage counts it: where it lives, how it is named, the flavors it lists."""
 
     namespace: str
-    name: str
+    label: str  # library.actor_label
     flavors: tuple[str, ...]
-
-    @property
-    def label(self) -> str:
-        """`<namespace>/<name>`."""
-        return f"{self.namespace}/{self.name}"
 
 
 @dataclass
@@ -63,17 +58,10 @@ def actors_in(documents: Sequence[Document]) -> tuple[list[Actor], list[str]]:
         try:
             xr = xr_model.parse(body)
         except FunctionError as exc:
-            problems.append(f"{body.get('kind')} {xr_name(body)}: {exc}")
+            problems.append(f"{body.get('kind')} {actor_label(body)}: {exc}")
             continue
-        name = str(xr.spec.get("actor") or xr.name)
-        found.append(Actor(xr.namespace, name, xr.flavors))
+        found.append(Actor(xr.namespace, actor_label(body), xr.flavors))
     return found, problems
-
-
-def xr_name(body: dict[str, Any]) -> str:
-    """An object's name, for a message ("?" without one)."""
-    metadata = body.get("metadata")
-    return str(metadata.get("name", "?")) if isinstance(metadata, dict) else "?"
 
 
 def objects(bodies: Sequence[Any]) -> list[dict[str, Any]]:
