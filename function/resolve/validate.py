@@ -18,6 +18,7 @@ from function.errors import FlavorError, SpecError
 from function.models import names, pod
 from function.models.input import Input
 from function.models.spec import Spec
+from function.resolve import kube_schemas
 from function.resolve.provenance import MAX_PROBLEMS, Provenance
 
 # Kubernetes 1.34+ accepts any printable ASCII but "=" in an env var name.
@@ -30,7 +31,8 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     """Refuse a resolved spec whose pod Kubernetes would not accept.
 
     Every rule is checked, so that one refusal names each of the pod's problems (each
-    rule its first), not only the first of them.
+    rule its first), not only the first of them. Once they all pass, the parts of the
+    pod the actor supplies are held to their Kubernetes types' schemas.
 
     Raises:
         FlavorError: (or its SpecError form for the actor's own values) naming the
@@ -63,6 +65,9 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
             problems.append(exc)
     if problems:
         raise _together(problems)
+    # Only then: the rules above say what is wrong in the pod's own words, and a part
+    # they refuse (a mount without a path) would be refused here a second time.
+    kube_schemas.check(origin)
 
 
 def _together(problems: Sequence[FlavorError]) -> FlavorError:

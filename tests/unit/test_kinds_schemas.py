@@ -13,6 +13,7 @@ import yaml
 
 from function import pipeline as fn
 from function.models import spec as spec_model
+from function.resolve import kube_schemas
 from tests import support
 
 KEDA_CRD = support.SHARED / "schemas" / "keda" / "keda.sh_scaledobjects.yaml"
@@ -64,6 +65,34 @@ def refusal(flavor_data: dict[str, Any]) -> str:
             {"env": [{"name": "A", "value": "1", "valueFrom": {"fieldRef": {"fieldPath": "x"}}}]},
             "env[A]: set value or valueFrom, not both",
         ),
+        (
+            {"resources": {"l": {"cpu": "1"}}},
+            "resources: Additional properties are not allowed ('l' was unexpected) "
+            "(as Kubernetes' ResourceRequirements)",
+        ),
+        (
+            {"env": [{"name": "A", "valueFrom": {"bogusRef": {}}}]},
+            "env[A]: valueFrom: Additional properties are not allowed ('bogusRef' was unexpected) "
+            "(as Kubernetes' EnvVar)",
+        ),
+        (
+            {"initContainers": [{"name": "init", "image": "i:1", "bogus": 1}]},
+            "initContainers[init]: Additional properties are not allowed ('bogus' was unexpected) "
+            "(as Kubernetes' Container)",
+        ),
+        (
+            {"volumes": [{"name": "v", "hostPath": {"path": 5}}]},
+            'volumes[v]: hostPath.path: 5 is not of type "string" (as Kubernetes\' Volume)',
+        ),
+        (
+            {
+                "initContainers": [
+                    {"name": "init", "image": "i:1", "ports": [{"containerPort": 2**40}]}
+                ]
+            },
+            "initContainers[init]: ports[0].containerPort: 1099511627776 is greater than the "
+            "maximum of 2147483647 (as Kubernetes' Container)",
+        ),
     ],
     ids=[
         "a YAML true as a label value",
@@ -74,6 +103,11 @@ def refusal(flavor_data: dict[str, Any]) -> str:
         "replicas of 10**30 (printed as 1000000000000000019884624838656 before)",
         "pollingInterval past int32",
         "value and valueFrom both",
+        "an unknown key under resources",
+        "an env source that is none",
+        "an unknown init container field",
+        "a hostPath that is a number",
+        "an init container's port past int32",
     ],
 )
 def test_a_value_the_schema_refuses_is_refused_naming_the_field_and_flavor(
@@ -117,3 +151,9 @@ def _snake(name: str) -> str:
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.capitalize() for part in rest)
+
+
+def test_every_kubernetes_type_the_spec_holds_compiles_from_the_packaged_schemas() -> None:
+    for _path, kind in kube_schemas.TYPES:
+        assert f"{kube_schemas.CORE}{kind}" in kube_schemas.definitions(), kind
+        kube_schemas.validator(kind)  # compiles, or raises

@@ -176,6 +176,12 @@ RULES = [
         f"emptyDir, hostPath {ACTOR}",
     ),
     PodRule(
+        reason="a field Kubernetes' Volume type does not have",
+        actor={"volumes": [{"name": "data", "hostPath": {"path": 5}}]},
+        message='invalid actor spec: volumes[data]: hostPath.path: 5 is not of type "string" '
+        f"(as Kubernetes' Volume) {ACTOR}",
+    ),
+    PodRule(
         reason="a state proxy whose connector's container name would pass 63 characters",
         actor={"stateProxy": [STATE | {"name": "s" * 47}]},
         message=f"invalid actor spec: stateProxy[{'s' * 47}].name: String should have at most "

@@ -1,0 +1,134 @@
+"""The parts of an actor that go into its pod as they are, held to Kubernetes' own schemas.
+
+An actor's `resources`, env vars, volumes, mounts and containers are free-form in the
+spec model and land in the pod unchanged, so each is checked against the strict
+schema of its Kubernetes type (Kubernetes 1.37, as the `kubernetes-validate`
+distribution packages them): an unknown field, a value of another type
+(`hostPath.path: 5`), an `env[].valueFrom` that is no source. The platform's own
+parts of the pod are checked against the same schemas by the tests, whole.
+
+Only the definitions those types reach are read from the package's file (it holds
+every Kubernetes type), and compiled once, on first use, by a compiled validator.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+
+from function.resolve.provenance import Provenance
+
+SCHEMAS = ("kubernetes_validate", "kubernetes-json-schema/v1.37.0-local-strict/_definitions.json")
+CORE = "io.k8s.api.core.v1."
+REF_PREFIX = "#/$defs/"
+INTEGER_FORMATS = {"int32": 32, "int64": 64}
+# Where a Kubernetes type sits in the spec ("*": each item of a list) → its type.
+TYPES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("resources",), "ResourceRequirements"),
+    (("env", "*"), "EnvVar"),
+    (("volumes", "*"), "Volume"),
+    (("volumeMounts", "*"), "VolumeMount"),
+    (("initContainers", "*"), "Container"),
+    (("sidecars", "*"), "Container"),
+    (("sidecar", "resources"), "ResourceRequirements"),
+    (("stateProxy", "*", "connector", "resources"), "ResourceRequirements"),
+)
+
+
+@functools.cache
+def definitions() -> dict[str, Any]:
+    """The definitions the checked types reach, without their descriptions.
+
+    Each is decoded from where its name stands in the file, so the thousands of
+    definitions nothing here reaches are never turned into Python objects.
+    """
+    package, name = SCHEMAS
+    # Found, not imported: importing the package would bring in its own validator.
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise LookupError(f"the {package} package is not installed")
+    text = (Path(spec.submodule_search_locations[0]) / name).read_text(encoding="utf-8")
+    decoder = json.JSONDecoder()
+    found: dict[str, Any] = {}
+    todo = sorted({CORE + kind for _, kind in TYPES})
+    while todo:
+        wanted = todo.pop()
+        if wanted in found:
+            continue
+        key = json.dumps(wanted) + ":"
+        at = text.find(key)
+        if at < 0:
+            raise LookupError(f"{wanted} is not defined in {package}'s {name}")
+        definition, _ = decoder.raw_decode(text, at + len(key) + 1)
+        found[wanted] = _bare(definition, todo)
+    return found
+
+
+def _bare(schema: Any, refs: list[str]) -> Any:
+    """A schema without descriptions, its integer formats as bounds; its references into `refs`.
+
+    `format: int32` is only an annotation to a JSON Schema validator, but the API
+    server refuses a number past it (`terminationGracePeriodSeconds: 2**40`).
+    """
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith(REF_PREFIX):
+            refs.append(ref.removeprefix(REF_PREFIX))
+        bare = {key: _bare(value, refs) for key, value in schema.items() if key != "description"}
+        if (bits := INTEGER_FORMATS.get(str(schema.get("format")))) is not None:
+            bare.setdefault("minimum", -(2 ** (bits - 1)))
+            bare.setdefault("maximum", 2 ** (bits - 1) - 1)
+        return bare
+    if isinstance(schema, list):
+        return [_bare(item, refs) for item in schema]
+    return schema
+
+
+@functools.cache
+def validator(kind: str) -> jsonschema_rs.Draft202012Validator:
+    """The compiled validator of one core/v1 type (compiled once, when first needed)."""
+    return jsonschema_rs.Draft202012Validator(
+        {"$defs": definitions(), "$ref": f"{REF_PREFIX}{CORE}{kind}"}
+    )
+
+
+def _found(
+    data: Any, path: tuple[str, ...], loc: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """Each value at a path of the spec (with `*` over a list's items), and its location."""
+    if not path:
+        yield loc, data
+        return
+    head, rest = path[0], path[1:]
+    if head == "*":
+        for index, item in enumerate(data if isinstance(data, list) else []):
+            yield from _found(item, rest, (*loc, index))
+    elif isinstance(data, dict) and head in data:
+        yield from _found(data[head], rest, (*loc, head))
+
+
+def check(origin: Provenance) -> None:
+    """Refuse the first part of the spec its Kubernetes type's schema refuses.
+
+    Raises:
+        FlavorError: (or its SpecError form) naming the part, what is wrong within it,
+            and where it came from.
+    """
+    for path, kind in TYPES:
+        for loc, value in _found(origin.data, path):
+            check_one = validator(kind)
+            if check_one.is_valid(value):
+                continue
+            error = next(iter(check_one.iter_errors(value)))
+            inner = "".join(
+                f"[{step}]" if isinstance(step, int) else f".{step}" for step in error.instance_path
+            ).lstrip(".")
+            raise origin.refuse(
+                loc, f"{inner + ': ' if inner else ''}{error.message} (as Kubernetes' {kind})"
+            )
