@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -90,45 +89,57 @@ def _bare(schema: Any, refs: list[str]) -> Any:
     return schema
 
 
+def parts_schema() -> dict[str, Any]:
+    """One schema for the spec: each part's Kubernetes type where `TYPES` places it.
+
+    Nothing else of the spec is constrained here (the spec model checked it), so the
+    whole spec is checked in one call.
+    """
+    root: dict[str, Any] = {}
+    for path, kind in TYPES:
+        node = root
+        for step in path:
+            node = (
+                node.setdefault("items", {})
+                if step == "*"
+                else (node.setdefault("properties", {}).setdefault(step, {}))
+            )
+        node["$ref"] = f"{REF_PREFIX}{CORE}{kind}"
+    return root
+
+
 @functools.cache
-def validator(kind: str) -> jsonschema_rs.Draft202012Validator:
-    """The compiled validator of one core/v1 type (compiled once, when first needed)."""
-    return jsonschema_rs.Draft202012Validator(
-        {"$defs": definitions(), "$ref": f"{REF_PREFIX}{CORE}{kind}"}
-    )
+def validator() -> jsonschema_rs.Draft202012Validator:
+    """The compiled validator of every part (compiled once, when first needed)."""
+    return jsonschema_rs.Draft202012Validator({"$defs": definitions(), **parts_schema()})
 
 
-def _found(
-    data: Any, path: tuple[str, ...], loc: tuple[str | int, ...] = ()
-) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """Each value at a path of the spec (with `*` over a list's items), and its location."""
-    if not path:
-        yield loc, data
-        return
-    head, rest = path[0], path[1:]
-    if head == "*":
-        for index, item in enumerate(data if isinstance(data, list) else []):
-            yield from _found(item, rest, (*loc, index))
-    elif isinstance(data, dict) and head in data:
-        yield from _found(data[head], rest, (*loc, head))
+def _part(
+    where: list[str | int],
+) -> tuple[tuple[str | int, ...], tuple[str | int, ...], str]:
+    """Split where a value is into the part it is in, where in that part, and the part's type."""
+    for path, kind in TYPES:
+        if len(where) >= len(path) and all(
+            isinstance(at, int) if step == "*" else at == step
+            for step, at in zip(path, where, strict=False)
+        ):
+            return tuple(where[: len(path)]), tuple(where[len(path) :]), kind
+    return tuple(where), (), "pod"
 
 
 def check(origin: Provenance) -> None:
-    """Refuse the first part of the spec its Kubernetes type's schema refuses.
+    """Refuse a spec one of whose parts its Kubernetes type's schema refuses.
 
     Raises:
         FlavorError: (or its SpecError form) naming the part, what is wrong within it,
             and where it came from.
     """
-    for path, kind in TYPES:
-        for loc, value in _found(origin.data, path):
-            check_one = validator(kind)
-            if check_one.is_valid(value):
-                continue
-            error = next(iter(check_one.iter_errors(value)))
-            inner = "".join(
-                f"[{step}]" if isinstance(step, int) else f".{step}" for step in error.instance_path
-            ).lstrip(".")
-            raise origin.refuse(
-                loc, f"{inner + ': ' if inner else ''}{error.message} (as Kubernetes' {kind})"
-            )
+    parts = validator()
+    if parts.is_valid(origin.data):
+        return
+    error = next(iter(parts.iter_errors(origin.data)))
+    loc, inner, kind = _part(list(error.instance_path))
+    within = "".join(f"[{at}]" if isinstance(at, int) else f".{at}" for at in inner).lstrip(".")
+    raise origin.refuse(
+        loc, f"{within + ': ' if within else ''}{error.message} (as Kubernetes' {kind})"
+    )

@@ -153,7 +153,15 @@ def _camel(name: str) -> str:
     return head + "".join(part.capitalize() for part in rest)
 
 
-def test_every_kubernetes_type_the_spec_holds_compiles_from_the_packaged_schemas() -> None:
-    for _path, kind in kube_schemas.TYPES:
+def test_every_part_is_checked_as_its_kubernetes_type_and_named_so() -> None:
+    checked = kube_schemas.validator()
+    for path, kind in kube_schemas.TYPES:
         assert f"{kube_schemas.CORE}{kind}" in kube_schemas.definitions(), kind
-        kube_schemas.validator(kind)  # compiles, or raises
+        data: Any = {"bogus": True}
+        for step in reversed(path):
+            data = [data] if step == "*" else {step: data}
+        errors = list(checked.iter_errors(data))
+        assert any("'bogus' was unexpected" in error.message for error in errors), path
+        for error in errors:
+            where = list(error.instance_path)
+            assert kube_schemas._part(where) == (tuple(where), (), kind)
