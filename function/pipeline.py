@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import traceback
 from collections.abc import Collection, Mapping
@@ -147,7 +148,11 @@ class FunctionRunner:
         if (applied := outcome.resolution.applied) and self.applied.changed(
             f"{xr.namespace}/{xr.name}", applied
         ):
-            self.log.info("Flavors applied", actor=xr.name, flavors=list(applied))
+            answer.afterwards = (
+                functools.partial(
+                    self.log.info, "Flavors applied", actor=xr.name, flavors=list(applied)
+                ),
+            )
         return answer
 
 

@@ -11,7 +11,7 @@ writing the key into the Struct would have.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
@@ -66,13 +66,15 @@ def _entry(key: str, value: bytes) -> bytes:
 
 @dataclass
 class Answer:
-    """A response: the message, and the bytes written after it.
+    """A response: the message, the bytes written after it, and what to do once it is sent.
 
     The bytes are the desired state and the context this function writes.
     """
 
     head: fnv1.RunFunctionResponse
     tail: bytes = b""
+    # What to do once the response is on its way (a log line); never part of it.
+    afterwards: tuple[Callable[[], None], ...] = ()
 
     def serialise(self) -> bytes:
         """The response's bytes, as gRPC sends them."""

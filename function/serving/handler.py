@@ -12,12 +12,11 @@ from function.serving.answers import Answers
 from function.serving.request import Received, receive
 
 
-def run_function(answers: Answers, workers: int) -> Any:
+def run_function(answers: Answers, worker: ThreadPoolExecutor) -> Any:
     """A RunFunction handler that answers with a Fatal result where gRPC would fail the call.
 
-    Calls run on `workers` threads off the event loop (server.Options says why).
+    Calls run on the `worker` threads, off the event loop (server.Options says why).
     """
-    worker = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run-function")
 
     async def run(received: Received, _context: grpc.aio.ServicerContext) -> bytes:
         return await asyncio.get_running_loop().run_in_executor(worker, answers.answer, received)

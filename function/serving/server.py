@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,12 +91,12 @@ def build(function: answers.Function, options: Options) -> tuple[grpc.aio.Server
         ("grpc.so_reuseport", 0),
     ]
     server = grpc.aio.server(options=grpc_options)
-    handlers = {
-        "RunFunction": handler.run_function(
-            answers.Answers(function, options.max_send_message_mb * MIB, options.cache_mb * MIB),
-            options.workers,
-        )
-    }
+    worker = ThreadPoolExecutor(max_workers=options.workers, thread_name_prefix="run-function")
+    # The worker runs an answer's afterwards next, while gRPC sends the answer.
+    kept = answers.Answers(
+        function, options.max_send_message_mb * MIB, options.cache_mb * MIB, after=worker.submit
+    )
+    handlers = {"RunFunction": handler.run_function(kept, worker)}
     for service in SERVICES:
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
         server.add_registered_method_handlers(service, handlers)

@@ -270,10 +270,12 @@ def test_the_flavors_log_line_is_written_once_while_an_actors_flavors_stay(
 ) -> None:
     logging.configure(level=logging.Level.INFO)
     runner = fn.FunctionRunner()
-    runner.answer(support.flavored_request({"replicas": 2}))
+    first = runner.answer(support.flavored_request({"replicas": 2}))
+    assert "Flavors applied" not in capsys.readouterr().out  # written after the answer
+    for job in first.afterwards:
+        job()
     assert capsys.readouterr().out.count("Flavors applied") == 1
-    runner.answer(support.flavored_request({"replicas": 3}))
-    assert "Flavors applied" not in capsys.readouterr().out
+    assert not runner.answer(support.flavored_request({"replicas": 3})).afterwards
 
 
 def _two_flavors(order: list[str], **xr_metadata: Any) -> fnv1.RunFunctionRequest:

@@ -8,10 +8,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import cache
 from function import pipeline as fn
+from function.codec import response
 from function.serving import answers as serving
 from function.serving import handler, question, request
 from tests import support
@@ -99,8 +101,9 @@ def test_a_hit_carries_its_own_requests_tag() -> None:
 
 
 def test_the_served_handler_answers_from_the_cache() -> None:
-    served = answers()
-    run = handler.run_function(served, workers=1)
+    worker = ThreadPoolExecutor(max_workers=1)
+    served = serving.Answers(fn.FunctionRunner(), 4 * MIB, 64 * MIB, after=worker.submit)
+    run = handler.run_function(served, worker)
     req = tagged(flavored())
 
     async def call_twice() -> list[bytes]:
@@ -110,6 +113,44 @@ def test_the_served_handler_answers_from_the_cache() -> None:
     assert (served.kept.hits, served.kept.misses) == (1, 1)
     assert len(served.kept) == 1
     assert second == first
+
+
+def test_an_answer_is_kept_and_logged_only_after_it_is_returned(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    logging.configure(level=logging.Level.INFO)
+    later: list[serving.Job] = []
+    served = serving.Answers(fn.FunctionRunner(), 4 * MIB, 64 * MIB, after=later.append)
+    req = tagged(flavored())
+    first = served.answer(received(req))
+    assert len(served.kept) == 0
+    assert "Flavors applied" not in capsys.readouterr().out
+    [job] = later
+    job()
+    assert len(served.kept) == 1
+    assert capsys.readouterr().out.count("Flavors applied") == 1
+    assert served.answer(received(req)) == first
+    assert (served.kept.hits, len(later)) == (1, 1)  # a hit leaves nothing for afterwards
+
+
+def test_a_job_that_fails_after_answering_is_logged_not_raised(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    logging.configure(level=logging.Level.INFO)
+
+    class Failing:
+        def answer(self, req: fnv1.RunFunctionRequest) -> response.Answer:
+            answer = fn.FunctionRunner().answer(req)
+            answer.afterwards = (lambda: {}["secret-value"],)
+            return answer
+
+    served = serving.Answers(Failing(), 4 * MIB, 64 * MIB)
+    assert served.answer(received(tagged(flavored())))
+    logged = capsys.readouterr().out
+    assert "Unexpected error after answering" in logged
+    assert "KeyError" in logged
+    assert "secret-value" not in logged
+    assert len(served.kept) == 1  # the jobs after the failing one still ran
 
 
 def test_one_tag_with_other_required_resources_is_another_question() -> None:
