@@ -1,4 +1,4 @@
-"""Random valid specs and flavor combinations: every Deployment rendered passes the pod rules."""
+"""Random specs and flavor combinations: every Deployment rendered passes the pod rules and the schemas."""
 
 from __future__ import annotations
 
@@ -32,12 +32,38 @@ ENV = st.lists(
     st.fixed_dictionaries({"name": ENV_NAMES, "value": st.just("v")}), max_size=3, **BY_NAME
 )
 MOUNTS = st.lists(st.fixed_dictionaries({"name": NAMES}, optional={"mountPath": PATHS}), max_size=2)
+# Free-form parts Kubernetes' types hold: mostly valid, now and then of another shape.
+SOURCES = st.sampled_from(
+    [{"secretKeyRef": {"name": "s", "key": "k"}}, {"fieldRef": {"fieldPath": "metadata.name"}}] * 3
+    + [{"bogusRef": {}}, {"secretKeyRef": {"name": 5, "key": "k"}}]
+)
+RUNTIME_ENV = st.lists(
+    st.one_of(
+        st.fixed_dictionaries({"name": ENV_NAMES, "value": st.just("v")}),
+        st.fixed_dictionaries({"name": ENV_NAMES, "valueFrom": SOURCES}),
+    ),
+    max_size=3,
+    **BY_NAME,
+)
+RESOURCES = st.sampled_from(
+    [{"limits": {"cpu": "1"}}, {"requests": {"memory": "1Gi", "cpu": 2}}] * 3
+    + [{"l": {"cpu": "1"}}, {"limits": {"cpu": True}}, {"limits": "1"}]
+)
+VOLUME_SOURCES = st.sampled_from(
+    [{"emptyDir": {}}] * 4 + [{"hostPath": {"path": "/x"}}, {"hostPath": {"path": 5}}]
+)
+CONTAINER_EXTRAS = {
+    "resources": RESOURCES,
+    "ports": st.sampled_from([[{"containerPort": 80}]] * 3 + [[{"containerPort": 2**40}]]),
+    "bogus": st.just(1),
+}
 
 
 def containers(names: st.SearchStrategy[str]) -> st.SearchStrategy[list[dict[str, Any]]]:
     return st.lists(
         st.fixed_dictionaries(
-            {"name": names, "image": st.just("c:1")}, optional={"env": ENV, "volumeMounts": MOUNTS}
+            {"name": names, "image": st.just("c:1")},
+            optional={"env": ENV, "volumeMounts": MOUNTS, **CONTAINER_EXTRAS},
         ),
         max_size=2,
         **BY_NAME,
@@ -61,9 +87,10 @@ STATE = st.lists(
 PARTS = st.fixed_dictionaries(
     {},
     optional={
-        "env": ENV,
+        "env": RUNTIME_ENV,
+        "resources": RESOURCES,
         "volumes": st.lists(
-            st.fixed_dictionaries({"name": NAMES, "emptyDir": st.just({})}),
+            st.builds(lambda name, source: {"name": name, **source}, NAMES, VOLUME_SOURCES),
             max_size=2,
             **BY_NAME,
         ),
