@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,10 @@ SCHEMAS = ("kubernetes_validate", "kubernetes-json-schema/v1.37.0-local-strict/_
 CORE = "io.k8s.api.core.v1."
 REF_PREFIX = "#/$defs/"
 INTEGER_FORMATS = {"int32": 32, "int64": 64}
+SPACE = re.compile(r"\s*")
+# What a refusal says in place of the value it refuses: the actor's values (an env
+# var's, say) are never repeated in messages, which become events.
+MASK = "the value"
 # Where a Kubernetes type sits in the spec ("*": each item of a list) → its type.
 TYPES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("resources",), "ResourceRequirements"),
@@ -64,7 +69,7 @@ def definitions() -> dict[str, Any]:
         at = text.find(key)
         if at < 0:
             raise LookupError(f"{wanted} is not defined in {package}'s {name}")
-        definition, _ = decoder.raw_decode(text, at + len(key) + 1)
+        definition, _ = decoder.raw_decode(text, SPACE.match(text, at + len(key)).end())
         found[wanted] = _bare(definition, todo)
     return found
 
@@ -111,7 +116,7 @@ def parts_schema() -> dict[str, Any]:
 @functools.cache
 def validator() -> jsonschema_rs.Draft202012Validator:
     """The compiled validator of every part (compiled once, when first needed)."""
-    return jsonschema_rs.Draft202012Validator({"$defs": definitions(), **parts_schema()})
+    return jsonschema_rs.Draft202012Validator({"$defs": definitions(), **parts_schema()}, mask=MASK)
 
 
 def _part(

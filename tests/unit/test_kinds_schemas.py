@@ -82,7 +82,7 @@ def refusal(flavor_data: dict[str, Any]) -> str:
         ),
         (
             {"volumes": [{"name": "v", "hostPath": {"path": 5}}]},
-            'volumes[v]: hostPath.path: 5 is not of type "string" (as Kubernetes\' Volume)',
+            'volumes[v]: hostPath.path: the value is not of type "string" (as Kubernetes\' Volume)',
         ),
         (
             {
@@ -90,7 +90,7 @@ def refusal(flavor_data: dict[str, Any]) -> str:
                     {"name": "init", "image": "i:1", "ports": [{"containerPort": 2**40}]}
                 ]
             },
-            "initContainers[init]: ports[0].containerPort: 1099511627776 is greater than the "
+            "initContainers[init]: ports[0].containerPort: the value is greater than the "
             "maximum of 2147483647 (as Kubernetes' Container)",
         ),
     ],
@@ -116,6 +116,13 @@ def test_a_value_the_schema_refuses_is_refused_naming_the_field_and_flavor(
     message = refusal(data)
     assert said in message
     assert message.endswith('(from flavor "shape")')
+
+
+def test_a_refusal_never_repeats_the_value_it_refuses() -> None:
+    # Refusals become events: a value put in the wrong place may be a credential.
+    message = refusal({"volumes": [{"name": "v", "hostPath": {"path": {"token": "s3cr3t"}}}]})
+    assert "s3cr3t" not in message
+    assert message.startswith("invalid flavor data: volumes[v]: hostPath.path: the value is not")
 
 
 def test_an_empty_sidecar_image_in_the_input_is_refused() -> None:

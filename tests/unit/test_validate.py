@@ -178,7 +178,7 @@ RULES = [
     PodRule(
         reason="a field Kubernetes' Volume type does not have",
         actor={"volumes": [{"name": "data", "hostPath": {"path": 5}}]},
-        message='invalid actor spec: volumes[data]: hostPath.path: 5 is not of type "string" '
+        message='invalid actor spec: volumes[data]: hostPath.path: the value is not of type "string" '
         f"(as Kubernetes' Volume) {ACTOR}",
     ),
     PodRule(
