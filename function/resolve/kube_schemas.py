@@ -69,7 +69,10 @@ def definitions() -> dict[str, Any]:
         at = text.find(key)
         if at < 0:
             raise LookupError(f"{wanted} is not defined in {package}'s {name}")
-        definition, _ = decoder.raw_decode(text, SPACE.match(text, at + len(key)).end())
+        start = at + len(key)
+        if space := SPACE.match(text, start):  # it always matches, if only nothing
+            start = space.end()
+        definition, _ = decoder.raw_decode(text, start)
         found[wanted] = _bare(definition, todo)
     return found
 
