@@ -322,19 +322,22 @@ def _aspects(
 
 def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requirement]) -> None:
     """Declare every requirement in both the v2 and the Crossplane 1.x fields."""
+    declared = rsp.requirements
     for requirement in wanted:
-        selector = fnv1.ResourceSelector(api_version=requirement.api_version, kind=requirement.kind)
-        if requirement.match_labels:
-            selector.match_labels.labels.update(dict(requirement.match_labels))
-        else:
-            selector.match_name = requirement.flavor
+        selectors = [declared.resources[requirement.key]]
         if requirement.legacy:
             # Crossplane 1.x ignores a selector's namespace: asked without one, and only
             # for what may be looked for everywhere.
-            rsp.requirements.extra_resources[requirement.key].CopyFrom(selector)
+            selectors.append(declared.extra_resources[requirement.key])
+        for selector in selectors:
+            selector.api_version = requirement.api_version
+            selector.kind = requirement.kind
+            if requirement.match_labels:
+                selector.match_labels.labels.update(dict(requirement.match_labels))
+            else:
+                selector.match_name = requirement.flavor
         if requirement.namespace:
-            selector.namespace = requirement.namespace
-        rsp.requirements.resources[requirement.key].CopyFrom(selector)
+            selectors[0].namespace = requirement.namespace
 
 
 def _condition(

@@ -10,6 +10,7 @@ changed.
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,13 +24,11 @@ from function.resolve.rules import append_new, comparable, identity_of, list_rul
 
 
 def clone(value: Any) -> Any:
-    """Copy JSON-like data (dicts, lists, scalars): what deepmerge may write into."""
-    kind = type(value)
-    if kind is dict:
-        return {key: clone(item) for key, item in value.items()}
-    if kind is list:
-        return [clone(item) for item in value]
-    return value
+    """Copy JSON-like data (dicts, lists, scalars): what deepmerge may write into.
+
+    marshal copies such data exactly (a bool stays a bool, an int an int) in C.
+    """
+    return marshal.loads(marshal.dumps(value))
 
 
 # ---------------------------------------------------------------- layers
