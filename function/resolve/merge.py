@@ -10,7 +10,6 @@ changed.
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,9 +25,14 @@ from function.resolve.rules import append_new, comparable, identity_of, list_rul
 def clone(value: Any) -> Any:
     """Copy JSON-like data (dicts, lists, scalars): what deepmerge may write into.
 
-    marshal copies such data exactly (a bool stays a bool, an int an int) in C.
+    Every map and list is copied apart, even one a YAML anchor put in two places.
     """
-    return marshal.loads(marshal.dumps(value))  # noqa: S302  # bytes it has just written
+    kind = type(value)
+    if kind is dict:
+        return {key: clone(item) for key, item in value.items()}
+    if kind is list:
+        return [clone(item) for item in value]
+    return value
 
 
 # ---------------------------------------------------------------- layers

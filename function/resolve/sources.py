@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from function.codec import yaml_text
 from function.codec.kinds import kind_of
 from function.errors import FlavorError, WaitingForFlavorsError
 from function.resolve.provenance import Layer
@@ -172,7 +173,7 @@ def from_config_map(name: str, namespace: str, body: Mapping[str, Any]) -> Flavo
             f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE} must be text'
         )
     try:
-        spec: Any = yaml.safe_load(text)
+        spec: Any = yaml_text.load(text)
     except yaml.YAMLError as exc:
         problem = str(exc).splitlines()[0]
         raise FlavorError(
@@ -184,5 +185,11 @@ def from_config_map(name: str, namespace: str, body: Mapping[str, Any]) -> Flavo
         raise FlavorError(
             f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE} must be a map of '
             "AsyncActor spec fields"
+        )
+    if (found := yaml_text.not_json(spec)) is not None:
+        raise FlavorError(
+            f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE}: '
+            f"{'.'.join(str(key) for key in found) or '<top>'}: not a value JSON holds (a "
+            "string, a finite number, a boolean, null, a list, or a map with string keys)"
         )
     return from_metadata(name, spec, body.get("metadata"), source=where)

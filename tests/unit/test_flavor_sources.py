@@ -99,6 +99,26 @@ SOURCES = [
         config_maps=[config_map("keys", "")],
         data={},
     ),
+    SourceCase(
+        reason="a timestamp stays the string it is, as go-yaml v2 reads it",
+        config_maps=[config_map("keys", "env: [{name: SINCE, value: 2024-01-01}]\n")],
+        data={"env": [{"name": "SINCE", "value": "2024-01-01"}]},
+    ),
+    SourceCase(
+        reason="bytes are no JSON value",
+        config_maps=[config_map("keys", "env: [{name: KEY, value: !!binary aGk=}]\n")],
+        error="flavor.yaml: env.0.value: not a value JSON holds",
+    ),
+    SourceCase(
+        reason="a map key that is no string is no JSON",
+        config_maps=[config_map("keys", "resources: {limits: {1: x}}\n")],
+        error="flavor.yaml: resources.limits.1: not a value JSON holds",
+    ),
+    SourceCase(
+        reason="an infinite number is no JSON",
+        config_maps=[config_map("keys", "replicas: .inf\n")],
+        error="flavor.yaml: replicas: not a value JSON holds",
+    ),
 ]
 
 
@@ -156,3 +176,17 @@ def test_a_namespace_flavor_is_named_with_its_configmap_in_every_message() -> No
         'flavor "team-keys" in ConfigMap ml/team-keys is deprecated: no reason given',
         'flavor "team-keys" in ConfigMap ml/team-keys sets actor, which a flavor cannot set; ignored',
     )
+
+
+def test_a_map_a_yaml_anchor_puts_in_two_places_is_two_maps_once_resolved() -> None:
+    shared = flavor_sources.from_config_map(
+        "keys",
+        NS,
+        config_map(
+            "keys",
+            "resources: &r {limits: {cpu: '1'}}\nsidecar: {resources: *r}\n",
+        ),
+    )
+    resolved = resolve({"resources": {"limits": {"memory": "1Gi"}}}, shared)
+    assert resolved.data["resources"] == {"limits": {"cpu": "1", "memory": "1Gi"}}
+    assert resolved.data["sidecar"]["resources"] == {"limits": {"cpu": "1"}}

@@ -10,6 +10,7 @@ import yaml
 
 from function.cli.render import shapes
 from function.cli.render.errors import RenderError
+from function.codec import yaml_text
 
 COMPOSITION_RESOURCE_NAME = "crossplane.io/composition-resource-name"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -18,21 +19,9 @@ COMPOSITION_API_VERSION = "apiextensions.crossplane.io/v1"
 FUNCTION_API_VERSIONS = frozenset({"pkg.crossplane.io/v1", "pkg.crossplane.io/v1beta1"})
 
 
-# libyaml's parser where PyYAML was built with it (its wheels are): the same YAML, read
-# faster, which a fleet's worth of actors (flavors plan) needs.
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """A safe loader that keeps timestamps as strings, as Kubernetes objects carry them."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
 def yaml_load(text: str) -> Any:
-    """Load one YAML document, keeping timestamps as strings."""
-    return yaml.load(text, Loader=_Loader)  # noqa: S506  # _Loader is a SafeLoader
+    """Load one YAML document, keeping timestamps as strings, as Kubernetes objects carry them."""
+    return yaml_text.load(text)
 
 
 @dataclass(frozen=True)
@@ -67,9 +56,7 @@ class Document:
 def load_text(text: str, source: str) -> list[Document]:
     """Parse a YAML stream into objects, each of which must have apiVersion and kind."""
     try:
-        bodies = [
-            doc for doc in yaml.load_all(text, Loader=_Loader) if doc is not None
-        ]  # _Loader is a SafeLoader.
+        bodies = [doc for doc in yaml_text.load_all(text) if doc is not None]
     except yaml.YAMLError as exc:
         raise RenderError(f"cannot parse {source}: {exc}") from None
     documents = []
