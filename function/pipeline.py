@@ -23,7 +23,7 @@ from function.compose.render import meta, sqs
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.xr import Composite
-from function.resolve import actor, merge, ownership, requirements
+from function.resolve import actor, kube_schemas, merge, ownership, requirements
 from function.resolve.layers import Flavors, Resolution
 
 INTERNAL_ERROR = (
@@ -96,7 +96,12 @@ class FunctionRunner:
     """
 
     def __init__(self, memo_size: int = RESOLVE_MEMO_SIZE) -> None:
-        """Create a runner with an empty memo (size 0: none)."""
+        """Create a runner with an empty memo (size 0: none).
+
+        Kubernetes' schemas are read and compiled now, not on the first actor's call:
+        a package that does not hold them fails the server's start, not every call.
+        """
+        kube_schemas.validator()
         self.log = logging.get_logger()
         self.memo: ContentCache[Prepared] = ContentCache(memo_size)
         self.applied = AppliedFlavors()

@@ -104,6 +104,6 @@ def serve(
     )
     try:
         asyncio.run(server.serve(pipeline.FunctionRunner(), options))
-    except server.StartupError as exc:
+    except (server.StartupError, LookupError) as exc:  # LookupError: Kubernetes' schemas
         click.echo(f"function-asya: cannot start: {exc}", err=True)
         sys.exit(1)

@@ -81,7 +81,7 @@ def _bare(schema: Any, refs: list[str]) -> Any:
     """A schema without descriptions, its integer formats as bounds; its references into `refs`.
 
     `format: int32` is only an annotation to a JSON Schema validator, but the API
-    server refuses a number past it (`terminationGracePeriodSeconds: 2**40`).
+    server refuses a number past it (`containerPort: 2**40`).
     """
     if isinstance(schema, dict):
         ref = schema.get("$ref")
@@ -147,7 +147,14 @@ def check(origin: Provenance) -> None:
         return
     error = next(iter(parts.iter_errors(origin.data)))
     loc, inner, kind = _part(list(error.instance_path))
-    within = "".join(f"[{at}]" if isinstance(at, int) else f".{at}" for at in inner).lstrip(".")
+    shown = "".join(f"[{at}]" if isinstance(at, int) else f".{at}" for at in inner).lstrip(".")
+    # The layer blamed is the one that set the wrong value: a key that should not be
+    # there, or the value of another type; `resources` may come from several.
+    culprit = [*inner]
+    if isinstance(error.kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
+        culprit.append(error.kind.unexpected[0])
     raise origin.refuse(
-        loc, f"{within + ': ' if within else ''}{error.message} (as Kubernetes' {kind})"
+        loc,
+        f"{shown + ': ' if shown else ''}{error.message} (as Kubernetes' {kind})",
+        within=culprit,
     )

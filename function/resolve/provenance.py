@@ -60,31 +60,50 @@ class Provenance:
         """The first layer that set the value at path (DEFAULT when none did)."""
         return next((layer for layer, data in self.sources if paths.contains(data, path)), DEFAULT)
 
-    def blame(self, loc: Sequence[str | int], *, missing: bool = False) -> tuple[str, Layer]:
+    def blame(
+        self,
+        loc: Sequence[str | int],
+        *,
+        missing: bool = False,
+        within: Sequence[str | int] = (),
+    ) -> tuple[str, Layer]:
         """The dotted path of a location in the data, and the layer that set it.
 
         A value that is missing is blamed on whoever supplied the object lacking it.
+        `within`: where inside the value at `loc` the wrong value is, when layers may
+        have set different parts of it (`resources` merged key by key): that value's
+        layer is blamed, and `loc` is what the message names.
         """
-        path = paths.located(self.data, loc)
+        path = paths.located(self.data, [*loc, *within])
         origin = self.source(path[:-1] if missing and path else path)
-        return paths.dotted(path) or "<spec>", origin
+        return paths.dotted(path[: len(loc)]) or "<spec>", origin
 
     def refuse(
-        self, loc: Sequence[str | int], message: str, *, missing: bool = False
+        self,
+        loc: Sequence[str | int],
+        message: str,
+        *,
+        missing: bool = False,
+        within: Sequence[str | int] = (),
     ) -> FlavorError:
         """The error for one bad value: its path, what is wrong, and where it came from."""
-        return self.refuse_all([(loc, message, missing)])
+        return self.refuse_all([(loc, message, missing, within)])
 
-    def refuse_all(self, problems: Sequence[tuple[Sequence[str | int], str, bool]]) -> FlavorError:
+    def refuse_all(
+        self,
+        problems: Sequence[tuple[Sequence[str | int], str, bool, Sequence[str | int]]],
+    ) -> FlavorError:
         """One error for several bad values, each `path: message (from source)`.
 
-        It is a flavor's error when any value came from a flavor, else the actor's.
+        Each problem: where, what is wrong, whether the value is missing, and where
+        inside it (see `blame`). It is a flavor's error when any value came from a
+        flavor, else the actor's.
         """
         texts = []
         wheres = []
         blamed_flavor = False
-        for loc, message, missing in problems[:MAX_PROBLEMS]:
-            where, origin = self.blame(loc, missing=missing)
+        for loc, message, missing, within in problems[:MAX_PROBLEMS]:
+            where, origin = self.blame(loc, missing=missing, within=within)
             wheres.append(where)
             blamed_flavor = blamed_flavor or origin.kind == "flavor"
             texts.append(f"{where}: {message}" + (f" (from {origin})" if origin != DEFAULT else ""))
@@ -102,6 +121,7 @@ class Provenance:
                     list(error["loc"]),
                     "unknown field" if error["type"] == "extra_forbidden" else error["msg"],
                     error["type"] == "missing",
+                    (),
                 )
                 for error in exc.errors(include_url=False)
             ]

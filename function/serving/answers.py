@@ -7,6 +7,7 @@ earlier answer's bytes and its own tag.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from collections.abc import Callable
@@ -110,8 +111,10 @@ class Answers:
     """Answers RunFunction requests, keeping each answer for the next request of the same content.
 
     What need not delay an answer (compressing and keeping it, the pipeline's log
-    line) is handed to `after`; the server runs it on its worker once the answer is
-    returned, while gRPC sends it (BENCHMARKS.md measures what that saves).
+    line) is handed to `after`; the server queues it on its worker, behind the calls
+    already waiting there, so it runs while gRPC sends the answer or after the calls
+    before it (BENCHMARKS.md measures what that saves). Until it has run, a call of
+    the same content is a miss, answered alike.
     """
 
     def __init__(
@@ -153,7 +156,10 @@ class Answers:
         if key is not None:
             jobs.append(functools.partial(self._keep, key, body))
         if jobs:
-            self.after(functools.partial(self._afterwards, jobs))
+            # RuntimeError: the worker is shut down, the server stopping. The answer
+            # still goes; it is not kept and its line is not logged.
+            with contextlib.suppress(RuntimeError):
+                self.after(functools.partial(self._afterwards, jobs))
         return tagged(tag, body)
 
     def _keep(self, key: bytes, body: bytes) -> None:

@@ -92,7 +92,7 @@ def build(function: answers.Function, options: Options) -> tuple[grpc.aio.Server
     ]
     server = grpc.aio.server(options=grpc_options)
     worker = ThreadPoolExecutor(max_workers=options.workers, thread_name_prefix="run-function")
-    # The worker runs an answer's afterwards next, while gRPC sends the answer.
+    # An answer's afterwards are queued on the worker: they never delay an answer.
     kept = answers.Answers(
         function, options.max_send_message_mb * MIB, options.cache_mb * MIB, after=worker.submit
     )

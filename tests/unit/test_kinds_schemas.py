@@ -6,15 +6,20 @@ label values, one of value/valueFrom); the last test holds them to KEDA's real C
 
 from __future__ import annotations
 
+import importlib.util
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
 from function import pipeline as fn
+from function.errors import FlavorError
 from function.models import spec as spec_model
 from function.resolve import kube_schemas
 from tests import support
+from tests.unit.test_flavors import flavor, resolve
 
 KEDA_CRD = support.SHARED / "schemas" / "keda" / "keda.sh_scaledobjects.yaml"
 
@@ -118,6 +123,53 @@ def test_a_value_the_schema_refuses_is_refused_naming_the_field_and_flavor(
     assert message.endswith('(from flavor "shape")')
 
 
+LAYERED = [
+    (
+        {"resources": {"limits": {"cpu": "1"}}},
+        [("aaa", {"resources": {"l": {"cpu": "1"}}})],
+        "invalid flavor data: resources: Additional properties are not allowed ('l' was "
+        'unexpected) (as Kubernetes\' ResourceRequirements) (from flavor "aaa")',
+    ),
+    (
+        {},
+        [("aaa", {"resources": {"limits": {"cpu": "1"}}}), ("bbb", {"resources": {"l": {}}})],
+        "invalid flavor data: resources: Additional properties are not allowed ('l' was "
+        'unexpected) (as Kubernetes\' ResourceRequirements) (from flavor "bbb")',
+    ),
+    (
+        {"sidecar": {"resources": {"limits": {"cpu": "1"}}}},
+        [("aaa", {"sidecar": {"resources": {"requests": {"cpu": {"m": 1}}}}})],
+        "invalid flavor data: sidecar.resources: requests.cpu: the value is not valid under "
+        "any of the schemas listed in the 'oneOf' keyword (as Kubernetes' ResourceRequirements) "
+        '(from flavor "aaa")',
+    ),
+    (
+        {"resources": {"l": {}}},
+        [("aaa", {"resources": {"limits": {"cpu": "1"}}})],
+        "invalid actor spec: resources: Additional properties are not allowed ('l' was "
+        "unexpected) (as Kubernetes' ResourceRequirements) (from the actor's spec)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("actor", "flavors", "said"),
+    LAYERED,
+    ids=[
+        "a flavor's key beside the actor's",
+        "the second flavor's key",
+        "a flavor's type",
+        "the actor's",
+    ],
+)
+def test_a_part_merged_from_several_layers_blames_the_one_that_set_the_wrong_value(
+    actor: dict[str, Any], flavors: list[tuple[str, dict[str, Any]]], said: str
+) -> None:
+    with pytest.raises(FlavorError) as refused:
+        resolve(actor, *(flavor(name, data) for name, data in flavors))
+    assert str(refused.value) == said
+
+
 def test_a_refusal_never_repeats_the_value_it_refuses() -> None:
     # Refusals become events: a value put in the wrong place may be a credential.
     message = refusal({"volumes": [{"name": "v", "hostPath": {"path": {"token": "s3cr3t"}}}]})
@@ -172,3 +224,28 @@ def test_every_part_is_checked_as_its_kubernetes_type_and_named_so() -> None:
         for error in errors:
             where = list(error.instance_path)
             assert kube_schemas._part(where) == (tuple(where), (), kind)
+
+
+def test_the_definitions_read_are_the_packaged_files_own() -> None:
+    package, name = kube_schemas.SCHEMAS
+    spec = importlib.util.find_spec(package)
+    assert spec is not None
+    assert spec.submodule_search_locations
+    whole = json.loads((Path(spec.submodule_search_locations[0]) / name).read_text())["$defs"]
+    read = kube_schemas.definitions()
+    assert len(read) > 80
+    for key, definition in read.items():
+        assert definition == _without_descriptions_bounded(whole[key]), key
+
+
+def _without_descriptions_bounded(schema: Any) -> Any:
+    """What kube_schemas keeps of a definition, stated independently of its code."""
+    if isinstance(schema, list):
+        return [_without_descriptions_bounded(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kept = {k: _without_descriptions_bounded(v) for k, v in schema.items() if k != "description"}
+    bits = {"int32": 32, "int64": 64}.get(schema.get("format", ""))
+    if bits:
+        kept |= {"minimum": -(2 ** (bits - 1)), "maximum": 2 ** (bits - 1) - 1}
+    return kept

@@ -133,6 +133,15 @@ def test_an_answer_is_kept_and_logged_only_after_it_is_returned(
     assert (served.kept.hits, len(later)) == (1, 1)  # a hit leaves nothing for afterwards
 
 
+def test_a_call_answered_while_the_worker_shuts_down_is_still_answered() -> None:
+    worker = ThreadPoolExecutor(max_workers=1)
+    worker.shutdown()
+    served = serving.Answers(fn.FunctionRunner(), 4 * MIB, 64 * MIB, after=worker.submit)
+    req = tagged(flavored())
+    assert ask(served, req) == ask(serving.Answers(fn.FunctionRunner(), 4 * MIB, 0), req)
+    assert len(served.kept) == 0
+
+
 def test_a_job_that_fails_after_answering_is_logged_not_raised(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
