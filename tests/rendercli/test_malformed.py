@@ -35,7 +35,13 @@ def _deep(levels: int) -> Any:
     return value
 
 
-JUNK = st.sampled_from([None, [], [1, 2], {}, "", "x", 0, -1, 2**40, True, 1.5, [None], _deep(40)])
+JUNK = st.sampled_from(
+    [
+        *(None, [], [1, 2], {}, "", "x", 0, -1, 2**40, True, 1.5, [None], _deep(40)),
+        # What YAML holds and JSON does not: bytes (!!binary), a set, an infinite number.
+        *(b"hi", {"a"}, float("inf"), {1: "x"}),
+    ]
+)
 
 
 def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -122,8 +128,9 @@ def _xr(spec_yaml: str) -> str:
             ": nests more than 30 levels deep",
         ),
         ("apiVersion: asya.sh/v1alpha1\nkind: XAsyncActor\nmetadata:\nspec: {}\n", "metadata.name"),
+        (_xr("spec:\n  actor: a\n  image: !!binary aGk=\n"), "spec.image: not a value JSON holds"),
     ],
-    ids=["empty spec", "spec a list", "32 levels", "no metadata"],
+    ids=["empty spec", "spec a list", "32 levels", "no metadata", "bytes"],
 )
 def test_each_known_crash_is_an_error_naming_the_field(tmp_path: Path, xr: str, error: str) -> None:
     path = tmp_path / "xr.yaml"

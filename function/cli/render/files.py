@@ -66,8 +66,13 @@ def load_text(text: str, source: str) -> list[Document]:
                 f"cannot parse {source}: document {index + 1} is not a Kubernetes object "
                 "(it needs apiVersion and kind)"
             )
-        settled = shapes.without_null_maps(body)
         where = f"cannot load {source}" + (f" (document {index + 1})" if index else "")
+        if (found := yaml_text.not_json(body)) is not None:
+            raise RenderError(
+                f"{where}: {'.'.join(str(key) for key in found)}: not a value JSON holds (a "
+                "string, a finite number, a boolean, null, a list, or a map with string keys)"
+            )
+        settled = shapes.without_null_maps(body)
         shapes.check_object(settled, where)
         documents.append(Document(source=source, body=settled))
     return documents
