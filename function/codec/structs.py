@@ -8,7 +8,7 @@ write the same messages (tests hold them to it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -55,34 +55,29 @@ def plain(struct: struct_pb2.Struct) -> dict[str, Any]:
     return {key: value_of(fields[key]) for key in fields}
 
 
-def value_of(value: struct_pb2.Value) -> Any:
-    """Convert one Struct Value to plain data."""
-    kind = value.WhichOneof("kind")
-    if kind == "string_value":
-        return value.string_value
-    if kind == "struct_value":
-        return plain(value.struct_value)
-    if kind == "list_value":
-        return [value_of(item) for item in value.list_value.values]
-    if kind == "number_value":
-        number = value.number_value
-        return int(number) if number.is_integer() else number
-    if kind == "bool_value":
-        return value.bool_value
-    return None
+def _converter(maps: Callable[[struct_pb2.Struct], Any]) -> Callable[[struct_pb2.Value], Any]:
+    """A Value converter that hands each map to `maps`: converted whole, or as a view."""
+
+    def convert(value: struct_pb2.Value) -> Any:
+        kind = value.WhichOneof("kind")
+        if kind == "string_value":
+            return value.string_value
+        if kind == "struct_value":
+            return maps(value.struct_value)
+        if kind == "list_value":
+            return [convert(item) for item in value.list_value.values]
+        if kind == "number_value":
+            number = value.number_value
+            return int(number) if number.is_integer() else number
+        if kind == "bool_value":
+            return value.bool_value
+        return None
+
+    return convert
 
 
-def _viewed(value: struct_pb2.Value) -> Any:
-    """A Value as a view reads it: a map as another view, a list as a list of views."""
-    kind = value.WhichOneof("kind")
-    if kind == "string_value":
-        return value.string_value
-    if kind == "struct_value":
-        return View(value.struct_value)
-    if kind == "list_value":
-        # Shallow: each item a view or a scalar, converted no deeper than it is read.
-        return [_viewed(item) for item in value.list_value.values]
-    return value_of(value)
+# One Struct Value as plain data.
+value_of = _converter(plain)
 
 
 class View(Mapping[str, Any]):
@@ -135,3 +130,8 @@ class View(Mapping[str, Any]):
 
 
 _MISSING = object()
+
+
+# A Value as a view reads it: a map as another view, a list as a list of views (shallow:
+# each item converted no deeper than it is read).
+_viewed = _converter(View)
