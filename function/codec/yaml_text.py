@@ -43,14 +43,26 @@ def load_all(text: str) -> Iterator[Any]:
     return yaml.load_all(text, Loader=_Loader)  # _Loader is a SafeLoader
 
 
-def not_json(data: Any) -> list[str | int] | None:
+def not_json(data: Any) -> str:
+    """Where the first value JSON cannot hold is, and that it is; '' when it holds them all."""
+    found = _first_not_json(data)
+    if found is None:
+        return ""
+    where = ".".join(str(key) for key in found) or "<top>"
+    return (
+        f"{where}: not a value JSON holds (a string, a finite number, a boolean, null, a "
+        "list, or a map with string keys)"
+    )
+
+
+def _first_not_json(data: Any) -> list[str | int] | None:
     """The keys down to the first value JSON cannot hold, or None when it holds them all."""
     if isinstance(data, dict | list):
         items = data.items() if isinstance(data, dict) else enumerate(data)
         for key, value in items:
             if isinstance(data, dict) and not isinstance(key, str):
                 return [str(key)]
-            if (found := not_json(value)) is not None:
+            if (found := _first_not_json(value)) is not None:
                 return [key, *found]
         return None
     if isinstance(data, float):

@@ -47,6 +47,11 @@ class Autoscaler:
     # Its condition's reason (conditions.REASONS).
     reason: str = "Ready"
 
+    @property
+    def healthy(self) -> bool:
+        """Valid and scaling: what the status and the AutoscalerReady condition call ready."""
+        return self.valid and not self.degraded
+
 
 def _said(found: Mapping[str, Any], kind: str) -> str:
     reason = str(found.get("reason") or "")

@@ -131,14 +131,13 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     """Compute the phase, the status block, and each rendered resource's readiness."""
     transport = transports.of(plan)
     queue = transport.queue(plan)
-    queue_ready, queue_message = queue.ready, queue.message
     autoscaler = _keda(plan, rendered)
     workload = _workload(plan)
     phase = Phase.CREATING
     # A running actor whose autoscaler fails or degrades is degraded, never back to Creating.
     if workload.pods.failing or (workload.ready and (autoscaler.degraded or autoscaler.refused)):
         phase = Phase.DEGRADED
-    elif queue_ready and autoscaler.valid and workload.ready:
+    elif queue.ready and autoscaler.valid and workload.ready:
         phase = Phase.NAPPING if workload.replicas == 0 else Phase.READY
     status: dict[str, Any] = {"phase": phase.value, "transport": plan.settings.transport}
     if queue.url:
@@ -146,10 +145,10 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     if queue.identifier:
         status["queueIdentifier"] = queue.identifier
     status["infrastructure"] = {
-        "queue": {"ready": queue_ready, "message": queue_message}
+        "queue": {"ready": queue.ready, "message": queue.message}
         | ({"deadLetter": queue.dead_letter} if queue.dead_letter else {}),
         "keda": {
-            "ready": autoscaler.valid and not autoscaler.degraded,
+            "ready": autoscaler.healthy,
             "message": autoscaler.message,
         },
         "workload": {
@@ -187,7 +186,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
             ),
             conditions.Aspect(
                 conditions.AUTOSCALER,
-                autoscaler.valid and not autoscaler.degraded,
+                autoscaler.healthy,
                 autoscaler.reason,
                 autoscaler.message,
             ),

@@ -36,7 +36,7 @@ class Plan:
     # The actor's Pods, fetched while its Deployment is not fully available (None: not
     # asked, or not answered yet).
     pods: Sequence[Mapping[str, Any]] | None = None
-    # KEDA's HPAs of the actor's name, fetched while scaling is enabled (None: not yet).
+    # KEDA's HPAs of the actor's name, asked for every actor (None: not answered yet).
     autoscalers: Sequence[Mapping[str, Any]] | None = None
     # Who set each value of the spec, for messages that say what to change.
     origin: Origin | None = None

@@ -186,10 +186,8 @@ def from_config_map(name: str, namespace: str, body: Mapping[str, Any]) -> Flavo
             f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE} must be a map of '
             "AsyncActor spec fields"
         )
-    if (found := yaml_text.not_json(spec)) is not None:
+    if problem := yaml_text.not_json(spec):
         raise FlavorError(
-            f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE}: '
-            f"{'.'.join(str(key) for key in found) or '<top>'}: not a value JSON holds (a "
-            "string, a finite number, a boolean, null, a list, or a map with string keys)"
+            f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE}: {problem}'
         )
     return from_metadata(name, spec, body.get("metadata"), source=where)

@@ -67,11 +67,8 @@ def load_text(text: str, source: str) -> list[Document]:
                 "(it needs apiVersion and kind)"
             )
         where = f"cannot load {source}" + (f" (document {index + 1})" if index else "")
-        if (found := yaml_text.not_json(body)) is not None:
-            raise RenderError(
-                f"{where}: {'.'.join(str(key) for key in found)}: not a value JSON holds (a "
-                "string, a finite number, a boolean, null, a list, or a map with string keys)"
-            )
+        if problem := yaml_text.not_json(body):
+            raise RenderError(f"{where}: {problem}")
         settled = shapes.without_null_maps(body)
         shapes.check_object(settled, where)
         documents.append(Document(source=source, body=settled))
