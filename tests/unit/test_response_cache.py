@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import grpc
 import pytest
 from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 from function import cache
 from function import pipeline as fn
 from function.codec import response
 from function.serving import answers as serving
-from function.serving import handler, question, request
+from function.serving import handler, question, request, server
 from tests import support
 
 MIB = 1024 * 1024
@@ -307,3 +311,42 @@ def test_a_kept_answer_takes_the_memory_the_cache_counts_for_it() -> None:
         tracemalloc.stop()
     assert sum(map(len, kept)) < len(answer) * 20 / 4
     assert used < 2 * sum(map(len, kept))
+
+
+def test_the_server_answers_before_the_work_that_follows_an_answer() -> None:
+    # The server's own wiring (server.build): what follows an answer (keeping it,
+    # its log line) runs on the worker once the answer is on its way. A job that
+    # cannot finish until the answer has arrived shows which comes first.
+    arrived = threading.Event()
+    ran: list[bool] = []
+
+    class Waiting:
+        def answer(self, req: fnv1.RunFunctionRequest) -> response.Answer:
+            answer = fn.FunctionRunner().answer(req)
+            answer.afterwards = (lambda: ran.append(arrived.wait(timeout=20)),)
+            return answer
+
+    async def call() -> fnv1.RunFunctionResponse:
+        built, port = server.build(
+            Waiting(), server.Options(address="127.0.0.1:0", insecure=True, grace_seconds=0)
+        )
+        await built.start()
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = grpcv1.FunctionRunnerServiceStub(channel)
+                rsp: fnv1.RunFunctionResponse = await stub.RunFunction(
+                    tagged(flavored()), timeout=5
+                )
+            arrived.set()
+            return rsp
+        finally:
+            arrived.set()
+            await built.stop(grace=None)
+
+    rsp = asyncio.run(call())
+    assert not support.fatal_messages(rsp)
+    assert rsp.desired.resources
+    deadline = time.monotonic() + 10
+    while not ran and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert ran == [True]  # the job ran, and the answer had arrived before it was done
