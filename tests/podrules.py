@@ -7,10 +7,69 @@ breaks these rules; this checks what it rendered.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 ENV_NAME = re.compile(r"^[ -<>-~]+$")
+
+
+# A quantity as apimachinery's ParseQuantity reads one (the cases a spec writes).
+QUANTITY = re.compile(r"([+-]?)([0-9]*\.?[0-9]*)(|[numkMGTPE]|[KMGTPE]i|[eE][+-]?[0-9]+)")
+SCALE = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+COMPUTE = {"cpu", "memory", "ephemeral-storage"}
+
+
+def quantity(value: Any) -> Fraction | None:
+    """A quantity's value (None where the API server cannot read it)."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    found = QUANTITY.fullmatch(str(value).strip())
+    if found is None or not any(c.isdigit() for c in found.group(2)):
+        return None
+    sign, number, suffix = found.groups()
+    amount = Fraction(number)
+    if suffix.endswith("i"):
+        amount *= 2 ** (10 * "KMGTPE".index(suffix[0]) + 10)
+    elif suffix[:1] in ("e", "E") and len(suffix) > 1:
+        amount *= Fraction(10) ** int(suffix[1:])
+    else:
+        amount *= Fraction(10) ** SCALE[suffix]
+    return -amount if sign == "-" else amount
+
+
+def resource_violations(where: str, resources: Any) -> list[str]:
+    """What the API server refuses in one container's resources."""
+    if not isinstance(resources, dict):
+        return []
+    found = [f"{where}: claims a resource the pod lacks" for _ in resources.get("claims") or []]
+    amounts: dict[str, dict[str, Fraction]] = {}
+    for section in ("limits", "requests"):
+        amounts[section] = {}
+        for name, value in (resources.get(section) or {}).items():
+            extended = "/" in name and "kubernetes.io/" not in name
+            if "/" not in name and name not in COMPUTE and not name.startswith("hugepages-"):
+                found.append(f"{where}: {section} of {name!r}, no container resource")
+            amount = quantity(value)
+            if amount is None:
+                found.append(f"{where}: {section}.{name} {value!r} is no quantity")
+                continue
+            if amount < 0:
+                found.append(f"{where}: {section}.{name} is negative")
+            if extended and amount.denominator != 1:
+                found.append(f"{where}: {section}.{name} is not whole")
+            amounts[section][name] = amount
+    for name, request in amounts["requests"].items():
+        limit = amounts["limits"].get(name)
+        fixed = ("/" in name and "kubernetes.io/" not in name) or name.startswith("hugepages-")
+        if limit is None and fixed:
+            found.append(f"{where}: requests.{name} without a limit")
+        elif limit is not None and (request > limit or (fixed and request != limit)):
+            found.append(f"{where}: requests.{name} over its limit")
+    names = {*amounts["limits"], *amounts["requests"]}
+    if any(n.startswith("hugepages-") for n in names) and not names & {"cpu", "memory"}:
+        found.append(f"{where}: huge pages without cpu or memory")
+    return found
 
 
 def _label(name: Any) -> bool:
@@ -52,4 +111,5 @@ def violations(pod: dict[str, Any]) -> list[str]:
             if mount.get("name") not in volumes:
                 found.append(f"{where}: a mount of the missing volume {mount.get('name')!r}")
         found += [f"{where}: {p} mounted twice" for p in set(paths) if paths.count(p) > 1]
+        found += resource_violations(where, container.get("resources"))
     return found

@@ -17,12 +17,12 @@ KEDA's reason, and the actor keeps its phase's meaning.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from function.compose import observed
+from function.models import quantity
 
 # `Ready` not True for a valid ScaledObject whose scaling is unhealthy: 2.20's HPA health
 # (HPAMetricsUnavailable when only the HPA fails, ScalingDegraded when its scalers fail
@@ -139,17 +139,9 @@ def _queue_length(status: Mapping[str, Any], replicas: int) -> int | None:
     return None
 
 
-# Kubernetes quantities' decimal suffixes, as it writes a metric's value (1500m, 2k, 3M).
-_SUFFIXES = {"m": 1e-3, "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
-
-
 def _quantity(text: Any) -> float | None:
-    """A Kubernetes quantity as KEDA's metrics carry it: `5`, `1500m`, `2k`, `1e3`."""
-    if not isinstance(text, str) or not text:
+    """A Kubernetes quantity as KEDA's metrics carry it (`5`, `1500m`, `2k`), or None."""
+    if not isinstance(text, str):
         return None
-    number, suffix = (text[:-1], text[-1]) if text[-1] in _SUFFIXES else (text, "")
-    try:
-        value = float(number) * _SUFFIXES[suffix]
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
+    amount = quantity.parse(text)
+    return float(amount) if amount is not None and amount.is_finite() else None

@@ -39,15 +39,6 @@ def _source(plan: Plan, loc: tuple[str | int, ...]) -> tuple[str, str]:
     return path, str(layer)
 
 
-def _at(data: Any, loc: tuple[str | int, ...]) -> Any:
-    for step in loc:
-        if isinstance(step, int):
-            data = data[step] if isinstance(data, list) and step < len(data) else None
-        else:
-            data = data.get(step) if isinstance(data, Mapping) else None
-    return data
-
-
 @dataclass(frozen=True)
 class ContainerSettings:
     """Where a container's settings live in the spec (`loc`, empty for the runtime)."""
@@ -66,7 +57,7 @@ class ContainerSettings:
     def resource(self, plan: Plan, kind: str, name: str) -> tuple[str, str, str] | None:
         """(value, path, who set it) of one of the container's resources, or None when unset."""
         loc = (*self.loc, "resources", kind, name)
-        value = _at(_data(plan), loc)
+        value = pod.value_at(_data(plan), loc)
         if value is None:
             return None
         return (str(value), *_source(plan, loc))
@@ -76,7 +67,7 @@ class ContainerSettings:
         if self.image_loc is None:
             image, _ = containers.sidecar_image(plan)
             return image, "sidecar.image", INPUT
-        image = _at(_data(plan), self.image_loc)
+        image = pod.value_at(_data(plan), self.image_loc)
         if self.loc == ("sidecar",):
             image, _ = containers.sidecar_image(plan)
         return (str(image), *_source(plan, self.image_loc))
@@ -87,7 +78,7 @@ def of_container(plan: Plan, name: str) -> ContainerSettings | None:
     if name == pod.RUNTIME:
         return ContainerSettings((), ("image",))
     if name == pod.SIDECAR:
-        own = _at(_data(plan), ("sidecar", "image")) is not None
+        own = pod.value_at(_data(plan), ("sidecar", "image")) is not None
         return ContainerSettings(("sidecar",), ("sidecar", "image") if own else None)
     data = _data(plan)
     for index, proxy in enumerate(observed.as_list(data.get("stateProxy"))):
@@ -112,12 +103,12 @@ def _references(data: Mapping[str, Any]) -> Iterator[tuple[tuple[str | int, ...]
         ("initContainers", i) for i, _ in enumerate(observed.as_list(data.get("initContainers")))
     ]
     for place in places:
-        for index, var in enumerate(observed.as_list(_at(data, (*place, "env")))):
+        for index, var in enumerate(observed.as_list(pod.value_at(data, (*place, "env")))):
             for ref, kind in (("secretKeyRef", "secret"), ("configMapKeyRef", "configmap")):
                 name = observed.dig(var, "valueFrom", ref, "name")
                 if isinstance(name, str):
                     yield (*place, "env", index, "valueFrom", ref, "name"), kind, name
-        for index, source in enumerate(observed.as_list(_at(data, (*place, "envFrom")))):
+        for index, source in enumerate(observed.as_list(pod.value_at(data, (*place, "envFrom")))):
             for ref, kind in (("secretRef", "secret"), ("configMapRef", "configmap")):
                 name = observed.dig(source, ref, "name")
                 if isinstance(name, str):

@@ -11,8 +11,12 @@ MAX_LABEL = 63
 OBJECT_NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
 MAX_OBJECT_NAME = 253
 
+# The name part of a qualified name (a label key, a resource name): `example.com/gpu`.
+QUALIFIED_NAME = r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"
+
 _LABEL = re.compile(DNS_LABEL)
 _OBJECT_NAME = re.compile(OBJECT_NAME)
+_QUALIFIED_NAME = re.compile(QUALIFIED_NAME)
 
 
 def label_problem(name: str) -> str:
@@ -27,3 +31,11 @@ def label_problem(name: str) -> str:
 def is_object_name(name: str) -> bool:
     """Whether a name can name a Kubernetes object (a DNS-1123 subdomain)."""
     return len(name) <= MAX_OBJECT_NAME and _OBJECT_NAME.match(name) is not None
+
+
+def is_qualified_name(name: str) -> bool:
+    """Whether a name is qualified (`memory`, `nvidia.com/gpu`): a DNS subdomain and `/` may lead."""
+    prefix, slash, short = name.rpartition("/")
+    if slash and not is_object_name(prefix):
+        return False
+    return len(short) <= MAX_LABEL and _QUALIFIED_NAME.match(short) is not None

@@ -6,6 +6,11 @@ off them, so a name is reserved exactly where it is used.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+Loc = tuple[str | int, ...]
+
 # Every object of an actor carries its name under this label.
 ACTOR_LABEL = "asya.sh/actor"
 
@@ -67,3 +72,32 @@ ANY_PLATFORM_ENV = RUNTIME_ENV | SIDECAR_ENV | OVERRIDABLE_SIDECAR_ENV | CONNECT
 def connector_name(proxy: str) -> str:
     """The container that serves a state proxy."""
     return f"{CONNECTOR_PREFIX}{proxy}"
+
+
+def container_places(data: Mapping[str, Any]) -> list[Loc]:
+    """Where a spec configures each container it supplies settings for, the runtime's first.
+
+    The runtime's settings are the spec's own (`resources`, `env`); the sidecar's are under
+    `sidecar`, a state proxy's connector's under its entry, the user's own containers'
+    under theirs.
+    """
+    places: list[Loc] = [(), ("sidecar",)]
+    places += [("stateProxy", index, "connector") for index in _indexes(data, "stateProxy")]
+    for field in ("initContainers", "sidecars"):
+        places += [(field, index) for index in _indexes(data, field)]
+    return places
+
+
+def _indexes(data: Mapping[str, Any], field: str) -> range:
+    items = data.get(field)
+    return range(len(items)) if isinstance(items, list) else range(0)
+
+
+def value_at(data: Any, loc: Loc) -> Any:
+    """The value at a location of plain data (None where the location breaks off)."""
+    for step in loc:
+        if isinstance(step, int):
+            data = data[step] if isinstance(data, list) and step < len(data) else None
+        else:
+            data = data.get(step) if isinstance(data, Mapping) else None
+    return data

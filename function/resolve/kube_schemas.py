@@ -22,10 +22,16 @@ from typing import Any
 
 import jsonschema_rs
 
+from function.codec.kinds import kind_of
+from function.models import quantity
 from function.resolve.provenance import Provenance
 
 SCHEMAS = ("kubernetes_validate", "kubernetes-json-schema/v1.37.0-local-strict/_definitions.json")
 CORE = "io.k8s.api.core.v1."
+# A quantity's schema says only "a string or a number"; the API server parses it.
+QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+QUANTITY_SCHEMA = {"type": ["string", "number", "null"], "format": "quantity"}
+QUANTITY_FORM = "a number with an optional suffix, such as 500m, 2Gi or 1e3"
 REF_PREFIX = "#/$defs/"
 INTEGER_FORMATS = {"int32": 32, "int64": 64}
 SPACE = re.compile(r"\s*")
@@ -118,8 +124,17 @@ def parts_schema() -> dict[str, Any]:
 
 @functools.cache
 def validator() -> jsonschema_rs.Draft202012Validator:
-    """The compiled validator of every part (compiled once, when first needed)."""
-    return jsonschema_rs.Draft202012Validator({"$defs": definitions(), **parts_schema()}, mask=MASK)
+    """The compiled validator of every part (compiled once, when first needed).
+
+    Quantities are held to what the API server can parse (`1Gb` is no quantity).
+    """
+    defined = definitions() | {QUANTITY: QUANTITY_SCHEMA}
+    return jsonschema_rs.Draft202012Validator(
+        {"$defs": defined, **parts_schema()},
+        mask=MASK,
+        formats={"quantity": lambda text: quantity.parse(text) is not None},
+        validate_formats=True,
+    )
 
 
 def _part(
@@ -153,8 +168,8 @@ def check(origin: Provenance) -> None:
     culprit = [*inner]
     if isinstance(error.kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
         culprit.append(error.kind.unexpected[0])
-    raise origin.refuse(
-        loc,
-        f"{shown + ': ' if shown else ''}{error.message} (as Kubernetes' {kind})",
-        within=culprit,
-    )
+    message = f"{error.message} (as Kubernetes' {kind})"
+    if QUANTITY in error.schema_path:
+        wrong = "not" if isinstance(error.instance, str) else f"{kind_of(error.instance)} is not"
+        message = f"{wrong} a quantity: {QUANTITY_FORM}"
+    raise origin.refuse(loc, f"{shown + ': ' if shown else ''}{message}", within=culprit)

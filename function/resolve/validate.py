@@ -18,7 +18,7 @@ from function.errors import FlavorError, SpecError
 from function.models import names, pod
 from function.models.input import Input
 from function.models.spec import Spec
-from function.resolve import kube_schemas
+from function.resolve import kube_schemas, resources
 from function.resolve.provenance import MAX_PROBLEMS, Provenance
 
 # Kubernetes 1.34+ accepts any printable ASCII but "=" in an env var name.
@@ -49,6 +49,7 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
         lambda: _runtime_env(origin),
         lambda: _sidecar_env(origin),
         lambda: _connector_env(origin),
+        lambda: resources.check(origin),
     ]
     if volumes is not None:
         defined = volumes

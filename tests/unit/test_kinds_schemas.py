@@ -139,9 +139,8 @@ LAYERED = [
     (
         {"sidecar": {"resources": {"limits": {"cpu": "1"}}}},
         [("aaa", {"sidecar": {"resources": {"requests": {"cpu": {"m": 1}}}}})],
-        "invalid flavor data: sidecar.resources: requests.cpu: the value is not valid under "
-        "any of the schemas listed in the 'oneOf' keyword (as Kubernetes' ResourceRequirements) "
-        '(from flavor "aaa")',
+        "invalid flavor data: sidecar.resources: requests.cpu: a map is not a quantity: a number "
+        'with an optional suffix, such as 500m, 2Gi or 1e3 (from flavor "aaa")',
     ),
     (
         {"resources": {"l": {}}},

@@ -47,7 +47,11 @@ RUNTIME_ENV = st.lists(
 )
 RESOURCES = st.sampled_from(
     [{"limits": {"cpu": "1"}}, {"requests": {"memory": "1Gi", "cpu": 2}}] * 3
+    + [{"limits": {"nvidia.com/gpu": 1}}, {"requests": {"cpu": "250m", "hugepages-2Mi": "2Mi"}}]
     + [{"l": {"cpu": "1"}}, {"limits": {"cpu": True}}, {"limits": "1"}]
+    + [{"limits": {"memory": "1Gb"}}, {"requests": {"cpu": "-1"}}, {"limits": {"gpu": 1}}]
+    + [{"requests": {"nvidia.com/gpu": 1}}, {"limits": {"nvidia.com/gpu": "1e400"}}]
+    + [{"limits": {"hugepages-2Mi": "4Mi"}}, {"claims": [{"name": "c"}]}]
 )
 VOLUME_SOURCES = st.sampled_from(
     [{"emptyDir": {}}] * 4 + [{"hostPath": {"path": "/x"}}, {"hostPath": {"path": 5}}]
@@ -109,11 +113,10 @@ def deployment(rsp: fnv1.RunFunctionResponse) -> dict[str, Any]:
     return body["spec"]["forProvider"]["manifest"] if is_wrapped(body) else body
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(actor=PARTS, flavors=st.lists(PARTS, max_size=2), namespaced=st.booleans())
-def test_every_rendered_deployment_passes_the_pod_rules(
-    actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool
+def refused_or_accepted(
+    actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool = False
 ) -> None:
+    """The function refuses the spec in its own words, or renders a pod the API server accepts."""
     names = [f"flavor-{index}" for index in range(len(flavors))]
     metadata = {"name": "x", "namespace": "team"} if namespaced else support.MINIMAL_XR["metadata"]
     xr = support.MINIMAL_XR | {
@@ -143,6 +146,45 @@ def test_every_rendered_deployment_passes_the_pod_rules(
     assert as_data(Spec.model_validate(handed)) == handed
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(actor=PARTS, flavors=st.lists(PARTS, max_size=2), namespaced=st.booleans())
+def test_every_rendered_deployment_passes_the_pod_rules(
+    actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool
+) -> None:
+    refused_or_accepted(actor, flavors, namespaced)
+
+
+# Resources alone, so that nothing else refuses the spec first: amounts the API server
+# reads and ones it refuses, names a container may ask for and ones it may not.
+AMOUNTS = st.sampled_from(["1", "500m", "2Gi", 2, 0.5, "4Mi", " 3 ", "1e400"] * 3 + ["-1", "1Gb"])
+RESOURCE_NAMES = st.sampled_from(
+    ["cpu", "memory", "ephemeral-storage", "nvidia.com/gpu", "hugepages-2Mi"] * 3
+    + ["gpu", "example.kubernetes.io/x", "bad name"]
+)
+CONTAINER_RESOURCES = st.fixed_dictionaries(
+    {},
+    optional={
+        "limits": st.dictionaries(RESOURCE_NAMES, AMOUNTS, max_size=3),
+        "requests": st.dictionaries(RESOURCE_NAMES, AMOUNTS, max_size=3),
+    },
+)
+RESOURCE_PARTS = st.fixed_dictionaries(
+    {},
+    optional={
+        "resources": CONTAINER_RESOURCES,
+        "sidecar": st.fixed_dictionaries({"resources": CONTAINER_RESOURCES}),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(actor=RESOURCE_PARTS, flavors=st.lists(RESOURCE_PARTS, max_size=2))
+def test_every_rendered_deployment_asks_for_resources_the_api_server_accepts(
+    actor: dict[str, Any], flavors: list[dict[str, Any]]
+) -> None:
+    refused_or_accepted(actor, flavors)
+
+
 def test_the_oracle_catches_what_the_api_server_refuses() -> None:
     pod = {
         "containers": [
@@ -159,6 +201,10 @@ def test_the_oracle_catches_what_the_api_server_refuses() -> None:
         ],
         "volumes": [{"name": "v"}, {"name": "Bad"}, {"name": "two", "emptyDir": {}, "secret": {}}],
     }
+    pod["containers"][1]["resources"] = {
+        "limits": {"cpu": "1", "gpu": "1", "example.com/dev": "0.5", "memory": "1Gb"},
+        "requests": {"cpu": "2", "example.com/card": 1, "hugepages-2Mi": "-2Mi"},
+    }
     assert sorted(podrules.violations(pod)) == sorted(
         [
             "container name 'a' twice",
@@ -169,5 +215,12 @@ def test_the_oracle_catches_what_the_api_server_refuses() -> None:
             "container 'a': /p mounted twice",
             "container 'a': no image",
             "volume 'two' has more than one source",
+            "container 'a': limits of 'gpu', no container resource",
+            "container 'a': limits.example.com/dev is not whole",
+            "container 'a': limits.memory '1Gb' is no quantity",
+            "container 'a': requests.hugepages-2Mi is negative",
+            "container 'a': requests.cpu over its limit",
+            "container 'a': requests.example.com/card without a limit",
+            "container 'a': requests.hugepages-2Mi without a limit",
         ]
     )
