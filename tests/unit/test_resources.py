@@ -14,6 +14,7 @@ import pytest
 
 from function import pipeline as fn
 from function.models import quantity
+from function.resolve import resources
 from tests import support
 
 
@@ -185,3 +186,26 @@ def test_a_request_over_a_limit_another_layer_set_names_both_sources() -> None:
         "invalid flavor data: resources.requests.cpu: 4 is more than the limit 2 "
         '(the limit from the actor\'s spec) (from flavor "shape")'
     )
+
+
+def test_the_quantity_and_name_caches_never_change_an_answer() -> None:
+    # Both are bounded memos of pure functions: answers are the same bytes cold and warm.
+    requests = [
+        support.flavored_request({"resources": resources})
+        for resources in (
+            {"limits": {"cpu": "2", GPU: 1}, "requests": {"cpu": "500m"}},
+            {"limits": {"cpu": "1"}, "requests": {"cpu": "1500m"}},
+            {"limits": {"hugepages-2Mi": "3Mi", "memory": "1Gi"}},
+        )
+    ]
+
+    def answers() -> list[bytes]:
+        return [fn.FunctionRunner().answer(req).serialise() for req in requests]
+
+    quantity._parse.cache_clear()
+    resources.resource.cache_clear()
+    cold = answers()
+    assert quantity._parse.cache_info().currsize > 0
+    assert answers() == cold
+    assert quantity._parse.cache_info().maxsize == 4096
+    assert resources.resource.cache_info().maxsize == 1024
