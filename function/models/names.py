@@ -13,10 +13,13 @@ MAX_OBJECT_NAME = 253
 
 # The name part of a qualified name (a label key, a resource name): `example.com/gpu`.
 QUALIFIED_NAME = r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"
+# A label's value (a nodeSelector's, a toleration's): empty, or a qualified name's name part.
+LABEL_VALUE = r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"
 
 _LABEL = re.compile(DNS_LABEL)
 _OBJECT_NAME = re.compile(OBJECT_NAME)
 _QUALIFIED_NAME = re.compile(QUALIFIED_NAME)
+_LABEL_VALUE = re.compile(LABEL_VALUE)
 
 
 def label_problem(name: str) -> str:
@@ -39,3 +42,23 @@ def is_qualified_name(name: str) -> bool:
     if slash and not is_object_name(prefix):
         return False
     return len(short) <= MAX_LABEL and _QUALIFIED_NAME.match(short) is not None
+
+
+def label_key_problem(key: str) -> str:
+    """What makes a string no label key ('' when it is one)."""
+    if is_qualified_name(key):
+        return ""
+    return (
+        f"{key!r} is not a label key: a name of at most {MAX_LABEL} letters, digits, '-', '_' "
+        "and '.', starting and ending with a letter or digit, after an optional DNS prefix and '/'"
+    )
+
+
+def label_value_problem(value: str) -> str:
+    """What makes a string no label value ('' when it is one)."""
+    if len(value) <= MAX_LABEL and _LABEL_VALUE.match(value):
+        return ""
+    return (
+        f"not a label value: empty, or at most {MAX_LABEL} letters, digits, '-', '_' and '.', "
+        "starting and ending with a letter or digit"
+    )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 from function import durations
@@ -39,14 +40,41 @@ class EnvVar(_Spec):
     value_from: dict[str, Any] | None = None
 
 
-class Toleration(_Spec):
-    """A pod toleration, typed as the API server takes it (its value is a string)."""
+def _problem_free(problem: Callable[[str], str]) -> Callable[[str], str]:
+    """A validator refusing a string with the problem `problem` finds in it."""
 
-    key: str | None = None
+    def check(text: str) -> str:
+        if found := problem(text):
+            raise ValueError(found)
+        return text
+
+    return check
+
+
+LabelKey = Annotated[str, AfterValidator(_problem_free(names.label_key_problem))]
+LabelValue = Annotated[str, AfterValidator(_problem_free(names.label_value_problem))]
+
+
+class Toleration(_Spec):
+    """A pod toleration, typed and checked as the API server takes it (its value is a string)."""
+
+    key: LabelKey | None = None
     operator: Literal["Exists", "Equal"] | None = None
     value: str | None = None
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = None
     toleration_seconds: int | None = None
+
+    @model_validator(mode="after")
+    def _as_the_api_server_takes_it(self) -> Toleration:
+        if not self.key and self.operator != "Exists":
+            raise ValueError("a toleration without a key matches every taint: operator Exists")
+        if self.toleration_seconds is not None and self.effect != "NoExecute":
+            raise ValueError("tolerationSeconds is for effect NoExecute only")
+        if self.operator == "Exists" and self.value:
+            raise ValueError("operator Exists takes no value")
+        if self.operator != "Exists" and (problem := names.label_value_problem(self.value or "")):
+            raise ValueError(problem)
+        return self
 
 
 class NameValue(_Spec):
@@ -248,7 +276,7 @@ class Spec(_Spec):
     resources: dict[str, Any] = Field(default_factory=dict)
     tolerations: list[Toleration] = Field(default_factory=list)
     # Label values: strings (a YAML `true` is not "true").
-    node_selector: dict[str, str] = Field(default_factory=dict)
+    node_selector: dict[LabelKey, LabelValue] = Field(default_factory=dict)
     volumes: list[dict[str, Any]] = Field(default_factory=list)
     volume_mounts: list[dict[str, Any]] = Field(default_factory=list)
     init_containers: list[NamedContainer] = Field(default_factory=list)

@@ -24,6 +24,7 @@ import jsonschema_rs
 
 from function.codec.kinds import kind_of
 from function.models import quantity
+from function.resolve import kube_rules
 from function.resolve.provenance import Provenance
 
 SCHEMAS = ("kubernetes_validate", "kubernetes-json-schema/v1.37.0-local-strict/_definitions.json")
@@ -126,9 +127,12 @@ def parts_schema() -> dict[str, Any]:
 def validator() -> jsonschema_rs.Draft202012Validator:
     """The compiled validator of every part (compiled once, when first needed).
 
-    Quantities are held to what the API server can parse (`1Gb` is no quantity).
+    Quantities are held to what the API server can parse (`1Gb` is no quantity), and
+    each type to what the API server checks beyond its schema (kube_rules).
     """
     defined = definitions() | {QUANTITY: QUANTITY_SCHEMA}
+    for kind, (rule, _) in kube_rules.RULES.items():
+        defined[CORE + kind] = {"allOf": [defined[CORE + kind], rule]}
     return jsonschema_rs.Draft202012Validator(
         {"$defs": defined, **parts_schema()},
         mask=MASK,
@@ -169,7 +173,9 @@ def check(origin: Provenance) -> None:
     if isinstance(error.kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
         culprit.append(error.kind.unexpected[0])
     message = f"{error.message} (as Kubernetes' {kind})"
-    if QUANTITY in error.schema_path:
+    if (rule := kube_rules.said(list(error.schema_path), CORE)) is not None:
+        message = f"must be {rule[1]} (as Kubernetes' {rule[0]})"
+    elif QUANTITY in error.schema_path:
         wrong = "not" if isinstance(error.instance, str) else f"{kind_of(error.instance)} is not"
         message = f"{wrong} a quantity: {QUANTITY_FORM}"
     raise origin.refuse(loc, f"{shown + ': ' if shown else ''}{message}", within=culprit)

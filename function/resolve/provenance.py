@@ -118,7 +118,7 @@ class Provenance:
         return self.refuse_all(
             [
                 (
-                    list(error["loc"]),
+                    _entry(error["loc"]),
                     "unknown field" if error["type"] == "extra_forbidden" else error["msg"],
                     error["type"] == "missing",
                     (),
@@ -126,3 +126,8 @@ class Provenance:
                 for error in exc.errors(include_url=False)
             ]
         )
+
+
+def _entry(loc: tuple[str | int, ...]) -> list[str | int]:
+    """Where a model error is: a map key pydantic refuses is named by its entry (no `[key]`)."""
+    return list(loc[:-1] if len(loc) > 1 and loc[-1] == "[key]" else loc)

@@ -1,0 +1,166 @@
+"""What the API server refuses beyond its schemas, in the parts a spec supplies, is refused first.
+
+Each row is a rule of Kubernetes' pod validation; each refusal names the field and the
+flavor that set it. What it accepts renders.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from function import pipeline as fn
+from tests import support
+
+
+def answer(data: dict[str, Any]) -> list[str]:
+    rsp = fn.FunctionRunner().answer(support.flavored_request(data)).message()
+    refused = support.fatal_messages(rsp)
+    assert bool(refused) != bool(rsp.desired.resources)
+    return refused
+
+
+REFUSED = {
+    "a toleration with operator Exists and a value": (
+        {"tolerations": [{"key": "a", "operator": "Exists", "value": "x"}]},
+        "tolerations[0]: Value error, operator Exists takes no value",
+    ),
+    "a toleration without a key, operator Equal": (
+        {"tolerations": [{"operator": "Equal", "value": "x"}]},
+        "tolerations[0]: Value error, a toleration without a key matches every taint",
+    ),
+    "tolerationSeconds without NoExecute": (
+        {"tolerations": [{"key": "a", "operator": "Exists", "tolerationSeconds": 5}]},
+        "tolerations[0]: Value error, tolerationSeconds is for effect NoExecute only",
+    ),
+    "a toleration key that is no label key": (
+        {"tolerations": [{"key": "bad key", "operator": "Exists"}]},
+        "tolerations[0].key: Value error, 'bad key' is not a label key",
+    ),
+    "a toleration value that is no label value": (
+        {"tolerations": [{"key": "a", "value": "two words"}]},
+        "tolerations[0]: Value error, not a label value",
+    ),
+    "a nodeSelector value past 63 characters": (
+        {"nodeSelector": {"zone": "x" * 64}},
+        "nodeSelector.zone: Value error, not a label value",
+    ),
+    "a nodeSelector key that is no label key": (
+        {"nodeSelector": {"-zone": "a"}},
+        "nodeSelector.-zone: Value error, '-zone' is not a label key",
+    ),
+    "a container port past 65535": (
+        {"initContainers": [{"name": "i", "image": "i:1", "ports": [{"containerPort": 70000}]}]},
+        "initContainers[i]: ports[0].containerPort: must be a port from 1 to 65535 "
+        "(as Kubernetes' ContainerPort)",
+    ),
+    "a container port of 0": (
+        {"sidecars": [{"name": "s", "image": "s:1", "ports": [{"containerPort": 0}]}]},
+        "sidecars[s]: ports[0].containerPort: must be a port from 1 to 65535",
+    ),
+    "a pull policy Kubernetes does not know": (
+        {"initContainers": [{"name": "i", "image": "i:1", "imagePullPolicy": "always"}]},
+        "initContainers[i]: imagePullPolicy: must be Always, IfNotPresent or Never",
+    ),
+    "a hostPath type Kubernetes does not know": (
+        {"volumes": [{"name": "h", "hostPath": {"path": "/x", "type": "Dir"}}]},
+        "volumes[h]: hostPath.type: must be empty or one of DirectoryOrCreate",
+    ),
+    "a Secret volume's mode past 0777": (
+        {"volumes": [{"name": "s", "secret": {"secretName": "s", "defaultMode": 0o1000}}]},
+        "volumes[s]: secret.defaultMode: must be a file mode from 0 to 0777",
+    ),
+    "a ConfigMap item path out of its volume": (
+        {
+            "volumes": [
+                {"name": "c", "configMap": {"name": "c", "items": [{"key": "k", "path": "../k"}]}}
+            ]
+        },
+        "volumes[c]: configMap.items[0].path: must be a relative path inside the volume",
+    ),
+    "a subPath out of its volume": (
+        {
+            "volumes": [{"name": "c", "emptyDir": {}}],
+            "volumeMounts": [{"name": "c", "mountPath": "/c", "subPath": "a/../../b"}],
+        },
+        "volumeMounts[/c]: subPath: must be a relative path inside the volume, no '..'",
+    ),
+    "an env var read from a field the pod has not": (
+        {"env": [{"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels"}}}]},
+        "env[A]: valueFrom.fieldRef.fieldPath: must be metadata.name",
+    ),
+    "an env var read from a resource no container has": (
+        {"env": [{"name": "A", "valueFrom": {"resourceFieldRef": {"resource": "limits.gpu"}}}]},
+        "env[A]: valueFrom.resourceFieldRef.resource: must be limits. or requests.",
+    ),
+    "a Secret named as no object can be": (
+        {"env": [{"name": "A", "valueFrom": {"secretKeyRef": {"name": "My_Secret", "key": "k"}}}]},
+        "env[A]: valueFrom.secretKeyRef.name: must be an object name",
+    ),
+    "a ConfigMap key starting with '..'": (
+        {"env": [{"name": "A", "valueFrom": {"configMapKeyRef": {"name": "c", "key": "..k"}}}]},
+        "env[A]: valueFrom.configMapKeyRef.key: must be a key",
+    ),
+}
+
+
+@pytest.mark.parametrize(("data", "said"), REFUSED.values(), ids=REFUSED.keys())
+def test_what_the_api_server_refuses_is_refused_naming_the_field_and_flavor(
+    data: dict[str, Any], said: str
+) -> None:
+    [message] = answer(data)
+    assert said in message
+    assert message.endswith('(from flavor "shape")')
+
+
+ACCEPTED = {
+    "a toleration of every taint": {"tolerations": [{"operator": "Exists"}]},
+    "a toleration with an empty value": {"tolerations": [{"key": "a", "operator": "Equal"}]},
+    "tolerationSeconds with NoExecute": {
+        "tolerations": [
+            {"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}
+        ]
+    },
+    "label keys with a prefix, empty values": {
+        "nodeSelector": {"cloud.google.com/gke-spot": "true", "example.com/empty": ""}
+    },
+    "ports, pull policy, modes and paths as Kubernetes takes them": {
+        "initContainers": [
+            {
+                "name": "i",
+                "image": "i:1",
+                "imagePullPolicy": "IfNotPresent",
+                "ports": [{"containerPort": 65535, "hostPort": 0}],
+            }
+        ],
+        "volumes": [
+            {"name": "h", "hostPath": {"path": "/x", "type": ""}},
+            {
+                "name": "c",
+                "configMap": {
+                    "name": "settings.v1",
+                    "defaultMode": 0o644,
+                    "items": [{"key": "tls.crt", "path": "certs/..tls", "mode": 0o400}],
+                },
+            },
+        ],
+        "volumeMounts": [{"name": "c", "mountPath": "/c", "subPath": "..data"}],
+    },
+    "env read from fields and resources": {
+        "env": [
+            {"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['app']"}}},
+            {"name": "B", "valueFrom": {"fieldRef": {"fieldPath": "status.podIPs"}}},
+            {
+                "name": "C",
+                "valueFrom": {"resourceFieldRef": {"resource": "requests.hugepages-2Mi"}},
+            },
+            {"name": "D", "valueFrom": {"secretKeyRef": {"name": "db.v2", "key": "PASS_word.1"}}},
+        ]
+    },
+}
+
+
+@pytest.mark.parametrize("data", ACCEPTED.values(), ids=ACCEPTED.keys())
+def test_what_the_api_server_accepts_renders(data: dict[str, Any]) -> None:
+    assert answer(data) == []
