@@ -72,13 +72,50 @@ def resource_violations(where: str, resources: Any) -> list[str]:
     return found
 
 
+LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+
+
+def _label_key(key: Any) -> bool:
+    prefix, _, name = str(key).rpartition("/")
+    good_prefix = not prefix or (len(prefix) <= 253 and all(_label(p) for p in prefix.split(".")))
+    return good_prefix and len(name) <= 63 and bool(LABEL_NAME.match(name))
+
+
+def _label_value(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= 63 and bool(LABEL_VALUE.match(value))
+
+
+def scheduling_violations(pod: dict[str, Any]) -> list[str]:
+    """What the API server refuses in a pod's nodeSelector and tolerations."""
+    found = [
+        f"nodeSelector {key!r}: {value!r} is no label"
+        for key, value in (pod.get("nodeSelector") or {}).items()
+        if not _label_key(key) or not _label_value(value)
+    ]
+    for toleration in pod.get("tolerations") or []:
+        key, operator = toleration.get("key") or "", toleration.get("operator") or "Equal"
+        value = toleration.get("value") or ""
+        if key and not _label_key(key):
+            found.append(f"toleration key {key!r} is no label key")
+        if not key and operator != "Exists":
+            found.append("a toleration without a key is not Exists")
+        if "tolerationSeconds" in toleration and toleration.get("effect") != "NoExecute":
+            found.append("tolerationSeconds without NoExecute")
+        if operator == "Exists" and value:
+            found.append("a value with Exists")
+        if operator != "Exists" and not _label_value(value):
+            found.append(f"toleration value {value!r} is no label value")
+    return found
+
+
 def _label(name: Any) -> bool:
     return isinstance(name, str) and len(name) <= 63 and bool(DNS_LABEL.match(name))
 
 
 def violations(pod: dict[str, Any]) -> list[str]:
     """Every pod rule a pod spec breaks (empty when the API server would accept it)."""
-    found: list[str] = []
+    found: list[str] = scheduling_violations(pod)
     containers = [*(pod.get("initContainers") or []), *(pod.get("containers") or [])]
     volumes = [v.get("name") for v in pod.get("volumes") or []]
     names = [c.get("name") for c in containers]
@@ -112,4 +149,17 @@ def violations(pod: dict[str, Any]) -> list[str]:
                 found.append(f"{where}: a mount of the missing volume {mount.get('name')!r}")
         found += [f"{where}: {p} mounted twice" for p in set(paths) if paths.count(p) > 1]
         found += resource_violations(where, container.get("resources"))
+        found += [
+            f"{where}: port {port.get('containerPort')} out of range"
+            for port in container.get("ports") or []
+            if not 1 <= port.get("containerPort", 0) <= 65535
+        ]
+        if container.get("imagePullPolicy") not in (None, "Always", "IfNotPresent", "Never"):
+            found.append(f"{where}: pull policy {container['imagePullPolicy']!r}")
+        found += [
+            f"{where}: subPath {mount['subPath']!r} leaves its volume"
+            for mount in container.get("volumeMounts") or []
+            if str(mount.get("subPath", "")).startswith("/")
+            or ".." in str(mount.get("subPath", "")).split("/")
+        ]
     return found

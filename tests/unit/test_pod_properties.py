@@ -31,7 +31,37 @@ BY_NAME = {"unique_by": lambda item: item["name"]}
 ENV = st.lists(
     st.fixed_dictionaries({"name": ENV_NAMES, "value": st.just("v")}), max_size=3, **BY_NAME
 )
-MOUNTS = st.lists(st.fixed_dictionaries({"name": NAMES}, optional={"mountPath": PATHS}), max_size=2)
+MOUNTS = st.lists(
+    st.fixed_dictionaries(
+        {"name": NAMES},
+        optional={"mountPath": PATHS, "subPath": pool(["a", "a/b", "..data"], ["../a", "/a"])},
+    ),
+    max_size=2,
+)
+TOLERATIONS = st.lists(
+    st.sampled_from(
+        [
+            {"key": "dedicated", "operator": "Equal", "value": "ml", "effect": "NoSchedule"},
+            {"key": "example.com/gpu", "operator": "Exists"},
+            {"operator": "Exists"},
+            {"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30},
+        ]
+        * 3
+        + [
+            {"key": "a", "operator": "Exists", "value": "x"},
+            {"operator": "Equal", "value": "x"},
+            {"key": "a", "operator": "Exists", "tolerationSeconds": 5},
+            {"key": "bad key", "operator": "Exists"},
+            {"key": "a", "value": "two words"},
+        ]
+    ),
+    max_size=2,
+)
+NODE_SELECTOR = st.dictionaries(
+    pool(["zone", "example.com/pool"], ["-zone", "bad key"]),
+    pool(["a", "", "spot-1"], ["x" * 64, "two words"]),
+    max_size=2,
+)
 # Free-form parts Kubernetes' types hold: mostly valid, now and then of another shape.
 SOURCES = st.sampled_from(
     [{"secretKeyRef": {"name": "s", "key": "k"}}, {"fieldRef": {"fieldPath": "metadata.name"}}] * 3
@@ -58,7 +88,10 @@ VOLUME_SOURCES = st.sampled_from(
 )
 CONTAINER_EXTRAS = {
     "resources": RESOURCES,
-    "ports": st.sampled_from([[{"containerPort": 80}]] * 3 + [[{"containerPort": 2**40}]]),
+    "ports": st.sampled_from(
+        [[{"containerPort": 80}]] * 3 + [[{"containerPort": 2**40}], [{"containerPort": 70000}]]
+    ),
+    "imagePullPolicy": st.sampled_from(["IfNotPresent"] * 3 + ["always"]),
     "bogus": st.just(1),
 }
 
@@ -104,6 +137,8 @@ PARTS = st.fixed_dictionaries(
         "stateProxy": STATE,
         "sidecar": st.fixed_dictionaries({"env": ENV}),
         "scaling": st.fixed_dictionaries({"minReplicaCount": st.integers(0, 3)}),
+        "tolerations": TOLERATIONS,
+        "nodeSelector": NODE_SELECTOR,
     },
 )
 
@@ -185,6 +220,48 @@ def test_every_rendered_deployment_asks_for_resources_the_api_server_accepts(
     refused_or_accepted(actor, flavors)
 
 
+# The rules beyond the schemas, each alone in an otherwise valid pod.
+CHECKED_PARTS = st.fixed_dictionaries(
+    {
+        "volumes": st.just([{"name": "data", "emptyDir": {}}]),
+        "volumeMounts": st.lists(
+            st.fixed_dictionaries(
+                {"name": st.just("data"), "mountPath": st.just("/data")},
+                optional={"subPath": pool(["a", "a/b", "..data"], ["../a", "/a", "a/.."])},
+            ),
+            max_size=1,
+        ),
+    },
+    optional={
+        "initContainers": st.lists(
+            st.fixed_dictionaries(
+                {"name": st.just("init"), "image": st.just("i:1")},
+                optional={
+                    "ports": st.lists(
+                        st.fixed_dictionaries(
+                            {"containerPort": st.sampled_from([80, 65535, 0, 65536, 70000])}
+                        ),
+                        max_size=1,
+                    ),
+                    "imagePullPolicy": pool(["Always", "IfNotPresent"], ["always", "Sometimes"]),
+                },
+            ),
+            max_size=1,
+        ),
+        "tolerations": TOLERATIONS,
+        "nodeSelector": NODE_SELECTOR,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(actor=CHECKED_PARTS)
+def test_every_rendered_deployment_passes_the_rules_beyond_the_schemas(
+    actor: dict[str, Any],
+) -> None:
+    refused_or_accepted(actor, [])
+
+
 def test_the_oracle_catches_what_the_api_server_refuses() -> None:
     pod = {
         "containers": [
@@ -201,6 +278,13 @@ def test_the_oracle_catches_what_the_api_server_refuses() -> None:
         ],
         "volumes": [{"name": "v"}, {"name": "Bad"}, {"name": "two", "emptyDir": {}, "secret": {}}],
     }
+    pod["containers"][1] |= {"ports": [{"containerPort": 70000}], "imagePullPolicy": "always"}
+    pod["containers"][0]["volumeMounts"].append({"name": "v", "mountPath": "/q", "subPath": "../x"})
+    pod["nodeSelector"] = {"bad key": "v", "zone": "two words"}
+    pod["tolerations"] = [
+        {"key": "a", "operator": "Exists", "value": "x"},
+        {"operator": "Equal", "tolerationSeconds": 5},
+    ]
     pod["containers"][1]["resources"] = {
         "limits": {"cpu": "1", "gpu": "1", "example.com/dev": "0.5", "memory": "1Gb"},
         "requests": {"cpu": "2", "example.com/card": 1, "hugepages-2Mi": "-2Mi"},
@@ -222,5 +306,13 @@ def test_the_oracle_catches_what_the_api_server_refuses() -> None:
             "container 'a': requests.cpu over its limit",
             "container 'a': requests.example.com/card without a limit",
             "container 'a': requests.hugepages-2Mi without a limit",
+            "container 'a': port 70000 out of range",
+            "container 'a': pull policy 'always'",
+            "container 'a': subPath '../x' leaves its volume",
+            "nodeSelector 'bad key': 'v' is no label",
+            "nodeSelector 'zone': 'two words' is no label",
+            "a value with Exists",
+            "a toleration without a key is not Exists",
+            "tolerationSeconds without NoExecute",
         ]
     )
