@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from function import durations
@@ -40,19 +46,9 @@ class EnvVar(_Spec):
     value_from: dict[str, Any] | None = None
 
 
-def _problem_free(problem: Callable[[str], str]) -> Callable[[str], str]:
-    """A validator refusing a string with the problem `problem` finds in it."""
-
-    def check(text: str) -> str:
-        if found := problem(text):
-            raise ValueError(found)
-        return text
-
-    return check
-
-
-LabelKey = Annotated[str, AfterValidator(_problem_free(names.label_key_problem))]
-LabelValue = Annotated[str, AfterValidator(_problem_free(names.label_value_problem))]
+# Checked by pydantic's own patterns; provenance says what a mismatch means.
+LabelKey = Annotated[str, StringConstraints(pattern=names.LABEL_KEY)]
+LabelValue = Annotated[str, StringConstraints(pattern=names.LABEL_VALUE)]
 
 
 class Toleration(_Spec):

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from function.errors import FlavorError, SpecError
+from function.models import names
 from function.resolve import paths
 
 MAX_PROBLEMS = 5
@@ -119,13 +121,23 @@ class Provenance:
             [
                 (
                     _entry(error["loc"]),
-                    "unknown field" if error["type"] == "extra_forbidden" else error["msg"],
+                    _said(error),
                     error["type"] == "missing",
                     (),
                 )
                 for error in exc.errors(include_url=False)
             ]
         )
+
+
+def _said(error: ErrorDetails) -> str:
+    """What a model error says: in the project's words where a pattern of names.py refused."""
+    if error["type"] == "extra_forbidden":
+        return "unknown field"
+    pattern = str(error.get("ctx", {}).get("pattern"))
+    if error["type"] == "string_pattern_mismatch" and pattern in names.PATTERN_WORDS:
+        return names.PATTERN_WORDS[pattern]
+    return error["msg"]
 
 
 def _entry(loc: tuple[str | int, ...]) -> list[str | int]:
