@@ -154,7 +154,7 @@ def violations(pod: dict[str, Any]) -> list[str]:
             for port in container.get("ports") or []
             if not 1 <= port.get("containerPort", 0) <= 65535
         ]
-        if container.get("imagePullPolicy") not in (None, "Always", "IfNotPresent", "Never"):
+        if container.get("imagePullPolicy") not in (None, "", "Always", "IfNotPresent", "Never"):
             found.append(f"{where}: pull policy {container['imagePullPolicy']!r}")
         found += [
             f"{where}: subPath {mount['subPath']!r} leaves its volume"

@@ -55,9 +55,10 @@ class Toleration(_Spec):
     """A pod toleration, typed and checked as the API server takes it (its value is a string)."""
 
     key: LabelKey | None = None
-    operator: Literal["Exists", "Equal"] | None = None
+    # Empty means Equal, as an empty effect means every effect: the API server takes both.
+    operator: Literal["Exists", "Equal", ""] | None = None
     value: str | None = None
-    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = None
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute", ""] | None = None
     toleration_seconds: int | None = None
 
     @model_validator(mode="after")

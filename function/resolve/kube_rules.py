@@ -43,8 +43,8 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
         {"containerPort": "a port from 1 to 65535", "hostPort": "0 or a port from 1 to 65535"},
     ),
     "Container": (
-        {"properties": {"imagePullPolicy": {"enum": ["Always", "IfNotPresent", "Never"]}}},
-        {"imagePullPolicy": "Always, IfNotPresent or Never"},
+        {"properties": {"imagePullPolicy": {"enum": ["", "Always", "IfNotPresent", "Never"]}}},
+        {"imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)"},
     ),
     "HostPathVolumeSource": (
         {

@@ -117,6 +117,9 @@ def test_what_the_api_server_refuses_is_refused_naming_the_field_and_flavor(
 ACCEPTED = {
     "a toleration of every taint": {"tolerations": [{"operator": "Exists"}]},
     "a toleration with an empty value": {"tolerations": [{"key": "a", "operator": "Equal"}]},
+    "empty operator (Equal) and effect (every effect)": {
+        "tolerations": [{"key": "a", "operator": "", "value": "b", "effect": ""}]
+    },
     "tolerationSeconds with NoExecute": {
         "tolerations": [
             {"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}
@@ -130,7 +133,7 @@ ACCEPTED = {
             {
                 "name": "i",
                 "image": "i:1",
-                "imagePullPolicy": "IfNotPresent",
+                "imagePullPolicy": "",
                 "ports": [{"containerPort": 65535, "hostPort": 0}],
             }
         ],
