@@ -76,14 +76,17 @@ LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 
 
+SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+
+
 def _label_key(key: Any) -> bool:
-    prefix, _, name = str(key).rpartition("/")
-    good_prefix = not prefix or (len(prefix) <= 253 and all(_label(p) for p in prefix.split(".")))
-    return good_prefix and len(name) <= 63 and bool(LABEL_NAME.match(name))
+    prefix, slash, name = str(key).rpartition("/")
+    good_prefix = not slash or (len(prefix) <= 253 and bool(SUBDOMAIN.fullmatch(prefix)))
+    return good_prefix and len(name) <= 63 and bool(LABEL_NAME.fullmatch(name))
 
 
 def _label_value(value: Any) -> bool:
-    return isinstance(value, str) and len(value) <= 63 and bool(LABEL_VALUE.match(value))
+    return isinstance(value, str) and len(value) <= 63 and bool(LABEL_VALUE.fullmatch(value))
 
 
 def scheduling_violations(pod: dict[str, Any]) -> list[str]:

@@ -7,19 +7,18 @@ import re
 # A DNS-1123 label: an actor, a container, a volume, a state proxy.
 DNS_LABEL = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$"
 MAX_LABEL = 63
-# A DNS-1123 subdomain: an object's name, such as a flavor's.
-OBJECT_NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+# A DNS-1123 subdomain: an object's name, such as a flavor's (its length checked apart).
+_SUBDOMAIN = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+OBJECT_NAME = f"^{_SUBDOMAIN}$"
 MAX_OBJECT_NAME = 253
-
-# The name part of a qualified name (a label key, a resource name): `example.com/gpu`.
-QUALIFIED_NAME = r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"
-# A label's value (a nodeSelector's, a toleration's): empty, or a qualified name's name part.
-LABEL_VALUE = r"^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$"
-# A label key: a qualified name, as one pattern (the DNS prefix's length aside).
-LABEL_KEY = (
-    r"^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?"
-    r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
-)
+# A qualified name's name part (a label key's, a resource name's): `gpu` of `example.com/gpu`.
+_NAME_PART = r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?"
+# A label's value (a nodeSelector's, a toleration's): empty, or a name part.
+LABEL_VALUE = f"^({_NAME_PART})?$"
+# A label key or resource name: a qualified name (the prefix's 253 characters aside).
+LABEL_KEY = f"^({_SUBDOMAIN}/)?{_NAME_PART}$"
+# A toleration's key: a label key, or empty for every key.
+TOLERATION_KEY = f"^(({_SUBDOMAIN}/)?{_NAME_PART})?$"
 # What each pattern above asks for, in the words a refusal says.
 PATTERN_WORDS = {
     LABEL_VALUE: (
@@ -31,35 +30,35 @@ PATTERN_WORDS = {
         "starting and ending with a letter or digit, after an optional DNS prefix and '/'"
     ),
 }
+PATTERN_WORDS[TOLERATION_KEY] = PATTERN_WORDS[LABEL_KEY] + " (or empty: every key)"
 
+# Matched whole (fullmatch): Python's `$` would also match before a final newline.
 _LABEL = re.compile(DNS_LABEL)
 _OBJECT_NAME = re.compile(OBJECT_NAME)
-_QUALIFIED_NAME = re.compile(QUALIFIED_NAME)
+_LABEL_KEY = re.compile(LABEL_KEY)
 _LABEL_VALUE = re.compile(LABEL_VALUE)
 
 
 def label_value_problem(value: str) -> str:
     """What makes a string no label value ('' when it is one)."""
-    return "" if _LABEL_VALUE.match(value) else PATTERN_WORDS[LABEL_VALUE]
+    return "" if _LABEL_VALUE.fullmatch(value) else PATTERN_WORDS[LABEL_VALUE]
 
 
 def label_problem(name: str) -> str:
     """What makes a name no DNS-1123 label ('' when it is one)."""
     if len(name) > MAX_LABEL:
         return f"{len(name)} characters, at most {MAX_LABEL}"
-    if not _LABEL.match(name):
+    if not _LABEL.fullmatch(name):
         return "lowercase letters, digits and '-' only, starting and ending with a letter or digit"
     return ""
 
 
 def is_object_name(name: str) -> bool:
     """Whether a name can name a Kubernetes object (a DNS-1123 subdomain)."""
-    return len(name) <= MAX_OBJECT_NAME and _OBJECT_NAME.match(name) is not None
+    return len(name) <= MAX_OBJECT_NAME and _OBJECT_NAME.fullmatch(name) is not None
 
 
 def is_qualified_name(name: str) -> bool:
     """Whether a name is qualified (`memory`, `nvidia.com/gpu`): a DNS subdomain and `/` may lead."""
-    prefix, slash, short = name.rpartition("/")
-    if slash and not is_object_name(prefix):
-        return False
-    return len(short) <= MAX_LABEL and _QUALIFIED_NAME.match(short) is not None
+    prefix, _, _ = name.rpartition("/")
+    return len(prefix) <= MAX_OBJECT_NAME and _LABEL_KEY.fullmatch(name) is not None

@@ -104,8 +104,12 @@ def _exact_without_digits(base: int, exponent: int) -> bool:
 
 
 def is_whole(amount: Decimal) -> bool:
-    """Whether an amount is a whole number (exactly, however large)."""
-    return amount == amount.to_integral_value(rounding=decimal.ROUND_UP, context=_EXACT)
+    """Whether an amount is a whole number as the API server judges one.
+
+    It counts thousandths, rounded up (`0.9995` is 1000 of them): a multiple of a thousand.
+    """
+    millis = _EXACT.multiply(amount, 1000).to_integral_value(decimal.ROUND_CEILING, _EXACT)
+    return _EXACT.remainder(millis, 1000) == 0
 
 
 def whole_multiple(amount: Decimal, unit: Decimal) -> bool:

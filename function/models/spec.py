@@ -54,7 +54,7 @@ LabelValue = Annotated[str, StringConstraints(pattern=names.LABEL_VALUE)]
 class Toleration(_Spec):
     """A pod toleration, typed and checked as the API server takes it (its value is a string)."""
 
-    key: LabelKey | None = None
+    key: Annotated[str, StringConstraints(pattern=names.TOLERATION_KEY)] | None = None
     # Empty means Equal, as an empty effect means every effect: the API server takes both.
     operator: Literal["Exists", "Equal", ""] | None = None
     value: str | None = None

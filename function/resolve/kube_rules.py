@@ -17,7 +17,7 @@ from function.models import names
 _DESCENDING = r"^(?!/)(?!(.*/)?\.\.(/|$))"
 _MODE = {"minimum": 0, "maximum": 0o777}
 _MODE_SAID = "a file mode from 0 to 0777 (511 in decimal)"
-_FILE_PATH = {"pattern": _DESCENDING + r"(?!\.\.).+$"}
+_FILE_PATH = {"pattern": _DESCENDING + r"(?!\.\.)[\s\S]+$"}
 _FILE_PATH_SAID = "a relative path inside the volume: not starting with '/' or '..', no '..'"
 _OBJECT_NAME = {"pattern": names.OBJECT_NAME, "maxLength": names.MAX_OBJECT_NAME}
 _OBJECT_NAME_SAID = (
@@ -28,7 +28,7 @@ _KEY = {"pattern": r"^(?!\.\.)(?!\.$)[-._a-zA-Z0-9]+$", "maxLength": names.MAX_O
 _KEY_SAID = "a key: letters, digits, '-', '_' and '.', not starting with '..'"
 _ENV_FIELDS = (
     r"^(metadata\.(name|namespace|uid)|metadata\.(labels|annotations)\['[^']+'\]"
-    r"|spec\.(nodeName|serviceAccountName)|status\.(hostIPs?|podIPs?))$"
+    r"|spec\.(nodeName|host|serviceAccountName)|status\.(hostIPs?|podIPs?))$"
 )
 
 # Kubernetes type → (the schema it adds, what each of its properties must be).
@@ -38,12 +38,21 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "properties": {
                 "containerPort": {"minimum": 1, "maximum": 65535},
                 "hostPort": {"minimum": 0, "maximum": 65535},
+                "name": {"pattern": r"^(?!.*--)(?=.*[a-z])[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$"},
             }
         },
-        {"containerPort": "a port from 1 to 65535", "hostPort": "0 or a port from 1 to 65535"},
+        {
+            "containerPort": "a port from 1 to 65535",
+            "hostPort": "0 or a port from 1 to 65535",
+            "name": "at most 15 lowercase letters, digits and single '-', with a letter",
+        },
     ),
     "Container": (
-        {"properties": {"imagePullPolicy": {"enum": ["", "Always", "IfNotPresent", "Never"]}}},
+        {
+            "properties": {
+                "imagePullPolicy": {"enum": [None, "", "Always", "IfNotPresent", "Never"]}
+            }
+        },
         {"imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)"},
     ),
     "HostPathVolumeSource": (
@@ -51,6 +60,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "properties": {
                 "type": {
                     "enum": [
+                        None,
                         "",
                         "DirectoryOrCreate",
                         "Directory",
@@ -108,7 +118,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
     ),
     **{
         selector: (
-            {"properties": {"name": _OBJECT_NAME, "key": _KEY}},
+            {"properties": {"name": _OBJECT_NAME, "key": _KEY}, "required": ["name"]},
             {"name": _OBJECT_NAME_SAID, "key": _KEY_SAID},
         )
         for selector in ("SecretKeySelector", "ConfigMapKeySelector")

@@ -134,6 +134,8 @@ def _said(error: ErrorDetails) -> str:
     """What a model error says: in the project's words where a pattern of names.py refused."""
     if error["type"] == "extra_forbidden":
         return "unknown field"
+    if error["type"] == "value_error":  # a validator's own words, without pydantic's prefix
+        return error["msg"].removeprefix("Value error, ")
     pattern = str(error.get("ctx", {}).get("pattern"))
     if error["type"] == "string_pattern_mismatch" and pattern in names.PATTERN_WORDS:
         return names.PATTERN_WORDS[pattern]

@@ -6,9 +6,11 @@ named with a domain (`nvidia.com/gpu`); no amount is negative; an extended resou
 is a whole number; a request is at most its limit, and equals it where the resource
 cannot be overcommitted (extended resources, huge pages), which therefore need a
 limit; huge pages come with cpu or memory; and a container claims no resource the pod
-does not declare (the function declares none). An emptyDir volume's size limit is not
-negative either. A quantity the API server cannot read at all (`1Gb`) is the schema
-check's to refuse (kube_schemas).
+does not declare (the function declares none; a cluster before 1.34 without dynamic
+resource allocation drops the claim instead, which leaves it as useless). An emptyDir
+volume's size limit is not negative either. A quantity the API server cannot read at
+all (`1Gb`) is skipped here and refused by the schema check, which runs once these
+rules pass (kube_schemas).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ Loc = pod.Loc
 STANDARD = frozenset({"cpu", "memory", "ephemeral-storage"})
 HUGE_PAGES = "hugepages-"
 NATIVE_DOMAIN = "kubernetes.io/"
+# The longest value a refusal repeats as it is.
+SHOWN = 40
 NAMES_ALLOWED = (
     "cpu, memory, ephemeral-storage, hugepages-<page size>, "
     "or an extended resource named with its domain (example.com/gpu)"
@@ -49,7 +53,7 @@ def check(origin: Provenance) -> None:
         amount = quantity.parse(limit) if limit is not None else None
         if amount is not None and amount < 0:
             where = ("volumes", index, "emptyDir", "sizeLimit")
-            raise origin.refuse(where, f"{limit} is negative; a size limit is 0 or more")
+            raise origin.refuse(where, f"{_shown(limit)} is negative; a size limit is 0 or more")
 
 
 def is_extended(name: str) -> bool:
@@ -90,11 +94,17 @@ def resource(name: str) -> Resource:
     elif not native and not is_extended(name):
         problem = f"{name!r} is not a valid extended resource name: {NAMES_ALLOWED}"
     if not huge:
-        return Resource(problem, counted=is_extended(name), overcommits=native)
+        return Resource(problem, counted=not native and not problem, overcommits=native)
     pages = name.removeprefix(HUGE_PAGES)
     size = quantity.parse(pages)
     whole = size.to_integral_value(rounding=ROUND_UP) if size is not None else None
     return Resource(problem, False, False, pages, whole if whole and whole > 0 else None)
+
+
+def _shown(value: Any) -> str:
+    """A value as a message shows it: quantities are short, anything long is cut."""
+    text = str(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
 
 def _amounts(origin: Provenance, loc: Loc, section: str, asked: Any) -> dict[str, Decimal]:
@@ -111,17 +121,19 @@ def _amounts(origin: Provenance, loc: Loc, section: str, asked: Any) -> dict[str
             continue  # unreadable: the schema check says so (or too large to hold)
         if amount < 0:
             raise origin.refuse(
-                (*loc, section, name), f"{value} is negative; an amount is 0 or more"
+                (*loc, section, name), f"{_shown(value)} is negative; an amount is 0 or more"
             )
         if kind.counted and not quantity.is_whole(amount):
             raise origin.refuse(
-                (*loc, section, name), f"{value} is not a whole number: {name} is counted in units"
+                (*loc, section, name),
+                f"{_shown(value)} is not a whole number: {name} is counted in units",
             )
         if kind.pages and (
             kind.page_size is None or not quantity.whole_multiple(amount, kind.page_size)
         ):
             raise origin.refuse(
-                (*loc, section, name), f"{value} is not a whole number of {kind.pages} pages"
+                (*loc, section, name),
+                f"{_shown(value)} is not a whole number of {kind.pages} pages",
             )
         found[name] = amount
     return found

@@ -24,15 +24,15 @@ def answer(data: dict[str, Any]) -> list[str]:
 REFUSED = {
     "a toleration with operator Exists and a value": (
         {"tolerations": [{"key": "a", "operator": "Exists", "value": "x"}]},
-        "tolerations[0]: Value error, operator Exists takes no value",
+        "tolerations[0]: operator Exists takes no value",
     ),
     "a toleration without a key, operator Equal": (
         {"tolerations": [{"operator": "Equal", "value": "x"}]},
-        "tolerations[0]: Value error, a toleration without a key matches every taint",
+        "tolerations[0]: a toleration without a key matches every taint",
     ),
     "tolerationSeconds without NoExecute": (
         {"tolerations": [{"key": "a", "operator": "Exists", "tolerationSeconds": 5}]},
-        "tolerations[0]: Value error, tolerationSeconds is for effect NoExecute only",
+        "tolerations[0]: tolerationSeconds is for effect NoExecute only",
     ),
     "a toleration key that is no label key": (
         {"tolerations": [{"key": "bad key", "operator": "Exists"}]},
@@ -40,7 +40,7 @@ REFUSED = {
     ),
     "a toleration value that is no label value": (
         {"tolerations": [{"key": "a", "value": "two words"}]},
-        "tolerations[0]: Value error, not a label value",
+        "tolerations[0]: not a label value",
     ),
     "a nodeSelector value past 63 characters": (
         {"nodeSelector": {"zone": "x" * 64}},
@@ -98,6 +98,26 @@ REFUSED = {
         {"env": [{"name": "A", "valueFrom": {"secretKeyRef": {"name": "My_Secret", "key": "k"}}}]},
         "env[A]: valueFrom.secretKeyRef.name: must be an object name",
     ),
+    "a label value ending in a newline": (
+        {"tolerations": [{"key": "a", "value": "b\n"}]},
+        "tolerations[0]: not a label value",
+    ),
+    "a port name past 15 characters": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "ports": [{"containerPort": 9, "name": "http-metrics-port"}],
+                }
+            ]
+        },
+        "sidecars[s]: ports[0].name: must be at most 15 lowercase letters",
+    ),
+    "a Secret key reference without a name": (
+        {"env": [{"name": "A", "valueFrom": {"secretKeyRef": {"key": "k"}}}]},
+        "env[A]: valueFrom.secretKeyRef:",
+    ),
     "a ConfigMap key starting with '..'": (
         {"env": [{"name": "A", "valueFrom": {"configMapKeyRef": {"name": "c", "key": "..k"}}}]},
         "env[A]: valueFrom.configMapKeyRef.key: must be a key",
@@ -120,6 +140,10 @@ ACCEPTED = {
     "empty operator (Equal) and effect (every effect)": {
         "tolerations": [{"key": "a", "operator": "", "value": "b", "effect": ""}]
     },
+    "an empty key with Exists": {"tolerations": [{"key": "", "operator": "Exists"}]},
+    "a label key whose prefix has a part past 63 characters": {
+        "nodeSelector": {"a" * 64 + ".example.com/k": "v"}
+    },
     "tolerationSeconds with NoExecute": {
         "tolerations": [
             {"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}
@@ -133,12 +157,13 @@ ACCEPTED = {
             {
                 "name": "i",
                 "image": "i:1",
-                "imagePullPolicy": "",
-                "ports": [{"containerPort": 65535, "hostPort": 0}],
+                "imagePullPolicy": None,
+                "ports": [{"containerPort": 65535, "hostPort": 0, "name": "metrics-2"}],
             }
         ],
         "volumes": [
-            {"name": "h", "hostPath": {"path": "/x", "type": ""}},
+            {"name": "h", "hostPath": {"path": "/x", "type": None}},
+            {"name": "g", "hostPath": {"path": "/y", "type": ""}},
             {
                 "name": "c",
                 "configMap": {
@@ -154,6 +179,7 @@ ACCEPTED = {
         "env": [
             {"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['app']"}}},
             {"name": "B", "valueFrom": {"fieldRef": {"fieldPath": "status.podIPs"}}},
+            {"name": "E", "valueFrom": {"fieldRef": {"fieldPath": "spec.host"}}},
             {
                 "name": "C",
                 "valueFrom": {"resourceFieldRef": {"resource": "requests.hugepages-2Mi"}},

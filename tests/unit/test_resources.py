@@ -86,6 +86,10 @@ GPU = "nvidia.com/gpu"
         ({"limits": {"a/b/c": 1}}, "'a/b/c' is not a valid resource name"),
         ({"limits": {GPU: "0.5"}}, f"resources.limits.{GPU}: 0.5 is not a whole number"),
         (
+            {"limits": {"cpu": "-" + "9" * 60}},
+            "resources.limits.cpu: -99999999999999999999999999999999999999… is negative",
+        ),
+        (
             {"limits": {"cpu": "1"}, "requests": {"cpu": "1500m"}},
             "resources.requests.cpu: 1500m is more than the limit 1",
         ),
@@ -125,6 +129,7 @@ def test_resources_the_api_server_refuses_are_refused_naming_the_field(
         {"limits": {"hugepages-2Mi": "4Mi", "memory": "1Gi"}},
         {"requests": {"cpu": "0"}, "limits": {"example.kubernetes.io/widget": "1.5"}},
         {"limits": {"ephemeral-storage": " 10Gi ", "cpu": 0.5}},
+        {"limits": {GPU: "0.9995"}},  # whole in thousandths rounded up, as the API server counts
     ],
 )
 def test_resources_the_api_server_accepts_are_rendered_as_written(
