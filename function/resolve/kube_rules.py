@@ -13,7 +13,8 @@ from typing import Any
 
 from function.models import names
 
-# A path inside a volume: relative, never through `..`.
+# A path never through `..`; inside a volume, relative as well.
+_NO_BACKSTEPS = r"^(?!(.*/)?\.\.(/|$))"
 _DESCENDING = r"^(?!/)(?!(.*/)?\.\.(/|$))"
 _MODE = {"minimum": 0, "maximum": 0o777}
 _MODE_SAID = "a file mode from 0 to 0777 (511 in decimal)"
@@ -58,6 +59,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
     "HostPathVolumeSource": (
         {
             "properties": {
+                "path": {"pattern": _NO_BACKSTEPS},
                 "type": {
                     "enum": [
                         None,
@@ -70,12 +72,13 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
                         "CharDevice",
                         "BlockDevice",
                     ]
-                }
+                },
             }
         },
         {
+            "path": "a path without '..'",
             "type": "empty or one of DirectoryOrCreate, Directory, FileOrCreate, File, Socket, "
-            "CharDevice, BlockDevice"
+            "CharDevice, BlockDevice",
         },
     ),
     **{
@@ -95,8 +98,16 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
         for item in ("KeyToPath", "DownwardAPIVolumeFile")
     },
     "VolumeMount": (
-        {"properties": {"subPath": {"pattern": _DESCENDING}}},
-        {"subPath": "a relative path inside the volume, no '..'"},
+        {
+            "properties": {
+                "subPath": {"pattern": _DESCENDING},
+                "subPathExpr": {"pattern": _DESCENDING},
+            }
+        },
+        {
+            "subPath": "a relative path inside the volume, no '..'",
+            "subPathExpr": "a relative path inside the volume, no '..'",
+        },
     ),
     "EnvVarSource": (
         {"properties": {"fieldRef": {"properties": {"fieldPath": {"pattern": _ENV_FIELDS}}}}},

@@ -86,6 +86,17 @@ REFUSED = {
         },
         "volumeMounts[/c]: subPath: must be a relative path inside the volume, no '..'",
     ),
+    "a subPathExpr out of its volume": (
+        {
+            "volumes": [{"name": "c", "emptyDir": {}}],
+            "volumeMounts": [{"name": "c", "mountPath": "/c", "subPathExpr": "/$(POD)"}],
+        },
+        "volumeMounts[/c]: subPathExpr: must be a relative path inside the volume",
+    ),
+    "a hostPath through '..'": (
+        {"volumes": [{"name": "h", "hostPath": {"path": "/var/../etc"}}]},
+        "volumes[h]: hostPath.path: must be a path without '..'",
+    ),
     "an env var read from a field the pod has not": (
         {"env": [{"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels"}}}]},
         "env[A]: valueFrom.fieldRef.fieldPath: must be metadata.name",
