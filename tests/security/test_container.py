@@ -16,6 +16,7 @@ import grpc
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
+from function.resolve import kube_schemas
 from tests import schemas, support
 
 pytestmark = pytest.mark.slow
@@ -118,3 +119,12 @@ def test_the_rbac_example_lets_crossplane_read_configmaps_and_compose_the_v2_obj
     assert granted[("", "configmaps")] == {"get", "list", "watch"}  # read only
     for kind in (("apps", "deployments"), ("keda.sh", "scaledobjects"), ("", "serviceaccounts")):
         assert granted[kind] == {"*"}
+
+
+def test_the_image_keeps_the_one_schema_file_the_function_reads() -> None:
+    # The Dockerfile names the file kube_schemas reads to keep it alone: the two must agree.
+    folder, file = kube_schemas.SCHEMAS[1].split("/")[1:]
+    dockerfile = (support.ROOT / "Dockerfile").read_text()
+    assert f"! -name {folder} -exec rm -rf" in dockerfile
+    assert f'{folder}" -mindepth 1 ! -name {file} -delete' in dockerfile
+    assert "kube_schemas.validator()" in dockerfile  # the build fails if it removed too much
