@@ -157,6 +157,8 @@ def violations(pod: dict[str, Any]) -> list[str]:
             for port in container.get("ports") or []
             if not 1 <= port.get("containerPort", 0) <= 65535
         ]
+        port_names = [p["name"] for p in container.get("ports") or [] if p.get("name")]
+        found += [f"{where}: port {n!r} twice" for n in set(port_names) if port_names.count(n) > 1]
         if container.get("imagePullPolicy") not in (None, "", "Always", "IfNotPresent", "Never"):
             found.append(f"{where}: pull policy {container['imagePullPolicy']!r}")
         found += [

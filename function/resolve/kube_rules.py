@@ -31,6 +31,10 @@ _ENV_FIELDS = (
     r"^(metadata\.(name|namespace|uid)|metadata\.(labels|annotations)\['[^']+'\]"
     r"|spec\.(nodeName|host|serviceAccountName)|status\.(hostIPs?|podIPs?))$"
 )
+# A downward API volume's files: the pod's identity, its labels and annotations.
+_VOLUME_FIELDS = (
+    r"^metadata\.(name|namespace|uid|labels|annotations|(labels|annotations)\['[^']+'\])$"
+)
 
 # Kubernetes type → (the schema it adds, what each of its properties must be).
 RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
@@ -90,13 +94,25 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "DownwardAPIVolumeSource",
         )
     },
-    **{
-        item: (
-            {"properties": {"mode": _MODE, "path": _FILE_PATH}},
-            {"mode": _MODE_SAID, "path": _FILE_PATH_SAID},
-        )
-        for item in ("KeyToPath", "DownwardAPIVolumeFile")
-    },
+    "KeyToPath": (
+        {"properties": {"mode": _MODE, "path": _FILE_PATH}},
+        {"mode": _MODE_SAID, "path": _FILE_PATH_SAID},
+    ),
+    "DownwardAPIVolumeFile": (
+        {
+            "properties": {
+                "mode": _MODE,
+                "path": _FILE_PATH,
+                "fieldRef": {"properties": {"fieldPath": {"pattern": _VOLUME_FIELDS}}},
+            }
+        },
+        {
+            "mode": _MODE_SAID,
+            "path": _FILE_PATH_SAID,
+            "fieldPath": "metadata.name, metadata.namespace, metadata.uid, metadata.labels, "
+            "metadata.annotations, or one label or annotation: metadata.labels['<key>']",
+        },
+    ),
     "VolumeMount": (
         {
             "properties": {

@@ -267,7 +267,7 @@ def _connector_env(origin: Provenance) -> None:
 def _user_container(
     loc: Loc, container: Mapping[str, Any], volumes: set[str], origin: Provenance
 ) -> None:
-    """A user's sidecar or init container: an image, and env and mounts by the same rules."""
+    """A user's sidecar or init container: an image, unique port names, env and mounts alike."""
     image = container.get("image")
     if not isinstance(image, str) or not image.strip():
         raise origin.refuse((*loc, "image"), "a container needs an image", missing=True)
@@ -279,6 +279,15 @@ def _user_container(
         for index, item in enumerate(env or [])
     ]
     _unique_env(origin, entries, pod.ANY_PLATFORM_ENV, f"container {container['name']!r}")
+    ports = container.get("ports")
+    named: set[str] = set()
+    for index, port in enumerate(ports if isinstance(ports, list) else []):
+        name = port.get("name") if isinstance(port, Mapping) else None
+        if isinstance(name, str) and name:
+            if name in named:
+                where = (*loc, "ports", index, "name")
+                raise origin.refuse(where, f"the port name {name!r} is used twice in the container")
+            named.add(name)
     mounts = container.get("volumeMounts")
     if mounts is not None and not isinstance(mounts, list):
         raise origin.refuse((*loc, "volumeMounts"), "volumeMounts must be a list")

@@ -97,6 +97,19 @@ REFUSED = {
         {"volumes": [{"name": "h", "hostPath": {"path": "/var/../etc"}}]},
         "volumes[h]: hostPath.path: must be a path without '..'",
     ),
+    "a downward API file of a field no volume may hold": (
+        {
+            "volumes": [
+                {
+                    "name": "d",
+                    "downwardAPI": {
+                        "items": [{"path": "node", "fieldRef": {"fieldPath": "spec.nodeName"}}]
+                    },
+                }
+            ]
+        },
+        "volumes[d]: downwardAPI.items[0].fieldRef.fieldPath: must be metadata.name",
+    ),
     "an env var read from a field the pod has not": (
         {"env": [{"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels"}}}]},
         "env[A]: valueFrom.fieldRef.fieldPath: must be metadata.name",
@@ -124,6 +137,21 @@ REFUSED = {
             ]
         },
         "sidecars[s]: ports[0].name: must be at most 15 lowercase letters",
+    ),
+    "a port name twice in a container": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "ports": [
+                        {"containerPort": 80, "name": "web"},
+                        {"containerPort": 81, "name": "web"},
+                    ],
+                }
+            ]
+        },
+        "sidecars[s].ports[1].name: the port name 'web' is used twice in the container",
     ),
     "a Secret key reference without a name": (
         {"env": [{"name": "A", "valueFrom": {"secretKeyRef": {"key": "k"}}}]},
@@ -175,6 +203,15 @@ ACCEPTED = {
         "volumes": [
             {"name": "h", "hostPath": {"path": "/x", "type": None}},
             {"name": "g", "hostPath": {"path": "/y", "type": ""}},
+            {
+                "name": "d",
+                "downwardAPI": {
+                    "items": [
+                        {"path": "labels", "fieldRef": {"fieldPath": "metadata.labels"}},
+                        {"path": "app", "fieldRef": {"fieldPath": "metadata.labels['app']"}},
+                    ]
+                },
+            },
             {
                 "name": "c",
                 "configMap": {

@@ -278,7 +278,10 @@ def test_the_oracle_catches_what_the_api_server_refuses() -> None:
         ],
         "volumes": [{"name": "v"}, {"name": "Bad"}, {"name": "two", "emptyDir": {}, "secret": {}}],
     }
-    pod["containers"][1] |= {"ports": [{"containerPort": 70000}], "imagePullPolicy": "always"}
+    pod["containers"][1] |= {
+        "ports": [{"containerPort": 70000, "name": "p"}, {"containerPort": 1, "name": "p"}],
+        "imagePullPolicy": "always",
+    }
     pod["containers"][0]["volumeMounts"].append({"name": "v", "mountPath": "/q", "subPath": "../x"})
     pod["nodeSelector"] = {"bad key": "v", "zone": "two words"}
     pod["tolerations"] = [
@@ -307,6 +310,7 @@ def test_the_oracle_catches_what_the_api_server_refuses() -> None:
             "container 'a': requests.example.com/card without a limit",
             "container 'a': requests.hugepages-2Mi without a limit",
             "container 'a': port 70000 out of range",
+            "container 'a': port 'p' twice",
             "container 'a': pull policy 'always'",
             "container 'a': subPath '../x' leaves its volume",
             "nodeSelector 'bad key': 'v' is no label",
