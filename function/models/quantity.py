@@ -24,6 +24,8 @@ _INT64 = 2**63
 # The API server caps a binary quantity here, and keeps every value to the nano.
 MAX_BINARY = Decimal(_INT64 - 1)
 NANO = Decimal("1e-9")
+# The longest text the parse memo keeps (a hand-written quantity is a few characters).
+KEPT_LENGTH = 64
 # Exact for any quantity written by hand; past that (hundreds of digits, an exponent
 # past 10**18) a value rounds or becomes infinite instead of raising.
 _EXACT = decimal.Context(prec=400, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, traps=[])
@@ -32,7 +34,9 @@ _EXACT = decimal.Context(prec=400, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
 def parse(value: object) -> Decimal | None:
     """A quantity's value, or None where the API server refuses it (`abc`, `1Gb`, `true`)."""
     if isinstance(value, str):
-        return _parse(value.strip())
+        text = value.strip()
+        # Only short texts are kept, so the memo's memory is bounded as well as its count.
+        return _parse(text) if len(text) <= KEPT_LENGTH else _parse.__wrapped__(text)
     if value is None:
         return Decimal(0)
     if isinstance(value, bool):

@@ -29,6 +29,8 @@ Loc = pod.Loc
 STANDARD = frozenset({"cpu", "memory", "ephemeral-storage"})
 HUGE_PAGES = "hugepages-"
 NATIVE_DOMAIN = "kubernetes.io/"
+# The longest resource name: a DNS prefix, `/`, a name.
+MAX_NAME = names.MAX_OBJECT_NAME + 1 + names.MAX_LABEL
 # The longest value a refusal repeats as it is.
 SHOWN = 40
 NAMES_ALLOWED = (
@@ -113,7 +115,8 @@ def _amounts(origin: Provenance, loc: Loc, section: str, asked: Any) -> dict[str
     if not isinstance(asked, Mapping):
         return found
     for name, value in asked.items():
-        kind = resource(name)
+        # Only names a resource can have are kept, so the memo's memory stays bounded.
+        kind = resource(name) if len(name) <= MAX_NAME else resource.__wrapped__(name)
         if kind.problem:
             raise origin.refuse((*loc, section, name), kind.problem)
         amount = quantity.parse(value)

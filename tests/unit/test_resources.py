@@ -214,3 +214,8 @@ def test_the_quantity_and_name_caches_never_change_an_answer() -> None:
     assert answers() == cold
     assert quantity._parse.cache_info().maxsize == 4096
     assert resources.resource.cache_info().maxsize == 1024
+    # Long texts and names are read without being kept: the memory stays bounded too.
+    kept = quantity._parse.cache_info().currsize, resources.resource.cache_info().currsize
+    assert quantity.parse("1" * 100) == Decimal("1" * 100)
+    assert "is not a valid resource name" in refusal({"resources": {"limits": {"x" * 400: "1"}}})
+    assert (quantity._parse.cache_info().currsize, resources.resource.cache_info().currsize) == kept
