@@ -103,6 +103,11 @@ def resource(name: str) -> Resource:
     return Resource(problem, False, False, pages, whole if whole and whole > 0 else None)
 
 
+def _kind(name: str) -> Resource:
+    """`resource`, keeping only names a resource can have, so the memo's memory stays bounded."""
+    return resource(name) if len(name) <= MAX_NAME else resource.__wrapped__(name)
+
+
 def _shown(value: Any) -> str:
     """A value as a message shows it: quantities are short, anything long is cut."""
     text = str(value)
@@ -115,8 +120,7 @@ def _amounts(origin: Provenance, loc: Loc, section: str, asked: Any) -> dict[str
     if not isinstance(asked, Mapping):
         return found
     for name, value in asked.items():
-        # Only names a resource can have are kept, so the memo's memory stays bounded.
-        kind = resource(name) if len(name) <= MAX_NAME else resource.__wrapped__(name)
+        kind = _kind(name)
         if kind.problem:
             raise origin.refuse((*loc, section, name), kind.problem)
         amount = quantity.parse(value)
@@ -148,15 +152,16 @@ def _requirements(origin: Provenance, loc: Loc, resources: Mapping[str, Any]) ->
         raise origin.refuse(
             (*loc, "claims"), "the pod declares no resource claims for a container to use"
         )
-    limits = _amounts(origin, loc, "limits", resources.get("limits"))
-    written: Mapping[str, Any] = resources["limits"] if limits else {}
+    written = resources.get("limits")
+    written = written if isinstance(written, Mapping) else {}
+    limits = _amounts(origin, loc, "limits", written)
     requests = _amounts(origin, loc, "requests", resources.get("requests"))
     for name, amount in requests.items():
         where = (*loc, "requests", name)
         limit = limits.get(name)
-        overcommits = resource(name).overcommits
+        overcommits = _kind(name).overcommits
         if limit is None:
-            if not overcommits and name not in (resources.get("limits") or {}):
+            if not overcommits and name not in written:
                 raise origin.refuse(
                     where,
                     f"{name} cannot be overcommitted: set its limit too, equal to the request",
@@ -164,16 +169,15 @@ def _requirements(origin: Provenance, loc: Loc, resources: Mapping[str, Any]) ->
             continue
         if amount == limit or (overcommits and amount < limit):
             continue
-        said = f"{resources['requests'][name]} is more than the limit {written[name]}"
+        asked_for, capped_at = _shown(resources["requests"][name]), _shown(written[name])
+        said = f"{asked_for} is more than the limit {capped_at}"
         if not overcommits:
-            said = (
-                f"{name} cannot be overcommitted: the request must equal the limit {written[name]}"
-            )
+            said = f"{name} cannot be overcommitted: the request must equal the limit {capped_at}"
         _, request_source = origin.blame(where)
         _, limit_source = origin.blame((*loc, "limits", name))
         if limit_source != request_source:
             said += f" (the limit from {limit_source})"
         raise origin.refuse(where, said)
     asked = {*limits, *requests}
-    if any(resource(name).pages for name in asked) and not asked & {"cpu", "memory"}:
+    if any(_kind(name).pages for name in asked) and not asked & {"cpu", "memory"}:
         raise origin.refuse(loc, "huge pages need a cpu or memory request or limit beside them")
