@@ -19,6 +19,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from function.errors import InputError
+from function.models import messages
 
 API_VERSION: Final = "asya.fn.crossplane.io/v1beta1"
 KIND: Final = "Input"
@@ -331,8 +332,7 @@ def describe(exc: ValidationError) -> str:
     parts = []
     for error in exc.errors(include_url=False):
         path = ".".join(str(p) for p in error["loc"])
-        message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
-        message = message.removeprefix("Value error, ")
+        message = messages.said(error)
         # Checks across sections name their own paths.
         parts.append(f"{path}: {message}" if path else message)
     return "; ".join(parts)

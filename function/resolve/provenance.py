@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import ValidationError
-from pydantic_core import ErrorDetails
 
 from function.errors import FlavorError, SpecError
-from function.models import names
+from function.models import messages
 from function.resolve import paths
 
 MAX_PROBLEMS = 5
@@ -121,25 +120,13 @@ class Provenance:
             [
                 (
                     _entry(error["loc"]),
-                    _said(error),
+                    messages.said(error),
                     error["type"] == "missing",
                     (),
                 )
                 for error in exc.errors(include_url=False)
             ]
         )
-
-
-def _said(error: ErrorDetails) -> str:
-    """What a model error says: in the project's words where a pattern of names.py refused."""
-    if error["type"] == "extra_forbidden":
-        return "unknown field"
-    if error["type"] == "value_error":  # a validator's own words, without pydantic's prefix
-        return error["msg"].removeprefix("Value error, ")
-    pattern = str(error.get("ctx", {}).get("pattern"))
-    if error["type"] == "string_pattern_mismatch" and pattern in names.PATTERN_WORDS:
-        return names.PATTERN_WORDS[pattern]
-    return error["msg"]
 
 
 def _entry(loc: tuple[str | int, ...]) -> list[str | int]:
