@@ -69,9 +69,9 @@ class Flavors:
     labels: dict[str, str]
     # Deprecated flavors, and keys a flavor set and cannot.
     warnings: tuple[str, ...]
-    # The defaults with the flavors merged with each other laid over them; None when
-    # two flavors clash (the actor may settle it).
-    merged: dict[str, Any] | None
+    # The defaults with the flavors merged with each other laid over them, frozen
+    # (merge.frozen); None when two flavors clash (the actor may settle it).
+    merged: bytes | None
     # Why a flavor nests too deeply: refused once the actor's own nesting is checked.
     # A message, not the error: an error raised again on every call would keep a
     # longer traceback each time.
@@ -98,8 +98,8 @@ def on_their_own(fetched: Sequence[Flavor]) -> Flavors:
     except FlavorError as exc:
         return Flavors(tuple(fetched), layers, labels, tuple(warnings), None, str(exc))
     try:
-        merged: dict[str, Any] | None = merge.overlay(
-            spec_model.DEFAULTS, merge.merge_flavors(layers, labels=labels)
+        merged: bytes | None = merge.frozen(
+            merge.overlay(spec_model.DEFAULTS, merge.merge_flavors(layers, labels=labels))
         )
     except MergeConflictError:
         merged = None

@@ -472,3 +472,19 @@ def test_a_resolved_spec_shares_nothing_writable_with_the_defaults_or_the_flavor
     assert shared == before
     _write_into_every_map_and_list(resolution.data)
     assert shared == before
+
+
+def test_an_actor_writing_into_its_resolved_spec_leaves_the_next_actors_flavors_alone() -> None:
+    # The flavors merged on their own sit in the resolve memo, kept frozen: every actor
+    # that lists them reads a copy of its own, whatever an earlier one wrote into its copy.
+    gpu = flavor(
+        "gpu",
+        {"env": [{"name": "CUDA", "value": "1"}], "resources": {"limits": {"cpu": "2"}}},
+    )
+    merged = layers.on_their_own([gpu])
+    assert isinstance(merged.merged, bytes)
+    first = layers.resolve_with(composite(flavors=["gpu"]), merged)
+    expected = copy.deepcopy(first.data)
+    _write_into_every_map_and_list(first.data)
+    second = layers.resolve_with(composite(flavors=["gpu"]), merged)
+    assert second.data == expected
