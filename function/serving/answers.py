@@ -111,10 +111,9 @@ class Answers:
     """Answers RunFunction requests, keeping each answer for the next request of the same content.
 
     What need not delay an answer (compressing and keeping it, the pipeline's log
-    line) is handed to `after`; the server queues it on its worker, behind the calls
-    already waiting there, so it runs while gRPC sends the answer or after the calls
-    before it (BENCHMARKS.md measures what that saves). Until it has run, a call of
-    the same content is a miss, answered alike.
+    line) is handed to `after`; the server runs it on its event loop once the call has
+    handed its answer to gRPC, which sends it from threads of its own. Until it has
+    run, a call of the same content is a miss, answered alike.
     """
 
     def __init__(
@@ -156,7 +155,7 @@ class Answers:
         if key is not None:
             jobs.append(functools.partial(self._keep, key, body))
         if jobs:
-            # RuntimeError: the worker is shut down, the server stopping. The answer
+            # RuntimeError: the loop is closed, the server stopping. The answer
             # still goes; it is not kept and its line is not logged.
             with contextlib.suppress(RuntimeError):
                 self.after(functools.partial(self._afterwards, jobs))
@@ -167,7 +166,7 @@ class Answers:
         self._count()
 
     def _afterwards(self, jobs: list[Job]) -> None:
-        """Run each job; one that fails is logged, never raised into the worker."""
+        """Run each job; one that fails is logged, never raised into the server."""
         for job in jobs:
             try:
                 job()

@@ -39,10 +39,10 @@ class Options:
     max_recv_message_mb: int = 4
     max_send_message_mb: int = 4
     grace_seconds: float = 5.0
-    # Concurrency, all of it here. Calls run on worker threads, not on the event
-    # loop: a loop busy computing cannot take in the calls queued behind it, and
-    # on SIGTERM gRPC cancels calls it has not taken in. The work is CPU-bound
-    # Python, so a second worker would only contend for the GIL.
+    # Concurrency, all of it here. Calls are answered on the event loop, one at a
+    # time (handler.py says why); after SIGTERM, on these worker threads, so that the
+    # loop takes in every call already sent. The work is CPU-bound Python, so a
+    # second worker would only contend for the GIL.
     workers: int = 1
     # The response cache's budget (MiB): an unchanged actor is answered from it.
     cache_mb: int = answers.CACHE_MB
@@ -74,8 +74,13 @@ def credentials(tls_certs_dir: str) -> grpc.ServerCredentials:
     )
 
 
-def build(function: answers.Function, options: Options) -> tuple[grpc.aio.Server, int]:
+def build(
+    function: answers.Function, options: Options, draining: asyncio.Event | None = None
+) -> tuple[grpc.aio.Server, int]:
     """Create a server that serves v1 and v1beta1 RunFunction and bind its one port.
+
+    Called on the event loop that will serve. Set `draining` when the server is
+    about to stop: the calls taken in from then on are answered on a worker thread.
 
     Returns:
         The (not yet started) server and the port it bound.
@@ -92,11 +97,15 @@ def build(function: answers.Function, options: Options) -> tuple[grpc.aio.Server
     ]
     server = grpc.aio.server(options=grpc_options)
     worker = ThreadPoolExecutor(max_workers=options.workers, thread_name_prefix="run-function")
-    # An answer's afterwards are queued on the worker: they never delay an answer.
+    # An answer's afterwards run on the loop once the call that wrote it has handed
+    # its answer to gRPC, which sends it from threads of its own: they never delay it.
     kept = answers.Answers(
-        function, options.max_send_message_mb * MIB, options.cache_mb * MIB, after=worker.submit
+        function,
+        options.max_send_message_mb * MIB,
+        options.cache_mb * MIB,
+        after=asyncio.get_running_loop().call_soon_threadsafe,
     )
-    handlers = {"RunFunction": handler.run_function(kept, worker)}
+    handlers = {"RunFunction": handler.run_function(kept, worker, draining or asyncio.Event())}
     for service in SERVICES:
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
         server.add_registered_method_handlers(service, handlers)
@@ -129,7 +138,7 @@ async def serve(function: answers.Function, options: Options) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
-    server, port = build(function, options)
+    server, port = build(function, options, draining=stopping)
     log = logging.get_logger()
     await server.start()
     host = options.address.rsplit(":", 1)[0]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -106,17 +105,49 @@ def test_a_hit_carries_its_own_requests_tag() -> None:
 
 def test_the_served_handler_answers_from_the_cache() -> None:
     worker = ThreadPoolExecutor(max_workers=1)
-    served = serving.Answers(fn.FunctionRunner(), 4 * MIB, 64 * MIB, after=worker.submit)
-    run = handler.run_function(served, worker)
     req = tagged(flavored())
 
-    async def call_twice() -> list[bytes]:
-        return [await run.unary_unary(received(req), None) for _ in range(2)]
+    async def call_twice() -> tuple[serving.Answers, list[bytes]]:
+        # As server.build wires it: what follows an answer runs on the loop.
+        loop = asyncio.get_running_loop()
+        served = serving.Answers(
+            fn.FunctionRunner(), 4 * MIB, 64 * MIB, after=loop.call_soon_threadsafe
+        )
+        run = handler.run_function(served, worker, asyncio.Event())
+        first = await run.unary_unary(received(req), None)
+        await asyncio.sleep(0)  # the loop's turn: the answer is kept
+        return served, [first, await run.unary_unary(received(req), None)]
 
-    first, second = (fnv1.RunFunctionResponse.FromString(b) for b in asyncio.run(call_twice()))
+    served, answered = asyncio.run(call_twice())
+    first, second = (fnv1.RunFunctionResponse.FromString(b) for b in answered)
     assert (served.kept.hits, served.kept.misses) == (1, 1)
     assert len(served.kept) == 1
     assert second == first
+
+
+def test_calls_are_answered_on_the_loop_and_on_the_worker_once_the_server_drains() -> None:
+    # After SIGTERM the loop must take in every call already sent (gRPC cancels
+    # those it has not taken in when it stops): it hands their work to the worker.
+    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="run-function")
+    threads: list[str] = []
+
+    class Recording:
+        def answer(self, req: fnv1.RunFunctionRequest) -> response.Answer:
+            threads.append(threading.current_thread().name)
+            return fn.FunctionRunner().answer(req)
+
+    async def call(draining: bool) -> bytes:
+        drain = asyncio.Event()
+        if draining:
+            drain.set()
+        run = handler.run_function(serving.Answers(Recording(), 4 * MIB, 0), worker, drain)
+        answered: bytes = await run.unary_unary(received(tagged(flavored())), None)
+        return answered
+
+    on_loop, on_worker = asyncio.run(call(False)), asyncio.run(call(True))
+    assert threads[0] == threading.current_thread().name
+    assert threads[1].startswith("run-function")
+    assert on_loop == on_worker
 
 
 def test_an_answer_is_kept_and_logged_only_after_it_is_returned(
@@ -137,10 +168,13 @@ def test_an_answer_is_kept_and_logged_only_after_it_is_returned(
     assert (served.kept.hits, len(later)) == (1, 1)  # a hit leaves nothing for afterwards
 
 
-def test_a_call_answered_while_the_worker_shuts_down_is_still_answered() -> None:
-    worker = ThreadPoolExecutor(max_workers=1)
-    worker.shutdown()
-    served = serving.Answers(fn.FunctionRunner(), 4 * MIB, 64 * MIB, after=worker.submit)
+def test_a_call_answered_while_the_server_stops_is_still_answered() -> None:
+    # As server.build wires it, on a loop that has closed: the server stopping.
+    closed = asyncio.new_event_loop()
+    closed.close()
+    served = serving.Answers(
+        fn.FunctionRunner(), 4 * MIB, 64 * MIB, after=closed.call_soon_threadsafe
+    )
     req = tagged(flavored())
     assert ask(served, req) == ask(serving.Answers(fn.FunctionRunner(), 4 * MIB, 0), req)
     assert len(served.kept) == 0
@@ -315,16 +349,25 @@ def test_a_kept_answer_takes_the_memory_the_cache_counts_for_it() -> None:
 
 def test_the_server_answers_before_the_work_that_follows_an_answer() -> None:
     # The server's own wiring (server.build): what follows an answer (keeping it,
-    # its log line) runs on the worker once the answer is on its way. A job that
-    # cannot finish until the answer has arrived shows which comes first.
+    # its log line) runs on the event loop once the answer is handed to gRPC, which
+    # sends it from threads of its own. A job that holds the loop until the answer
+    # has arrived shows which comes first: run before the answer left, it would
+    # keep it from ever arriving.
     arrived = threading.Event()
     ran: list[bool] = []
 
     class Waiting:
         def answer(self, req: fnv1.RunFunctionRequest) -> response.Answer:
             answer = fn.FunctionRunner().answer(req)
-            answer.afterwards = (lambda: ran.append(arrived.wait(timeout=20)),)
+            answer.afterwards = (lambda: ran.append(arrived.wait(timeout=10)),)
             return answer
+
+    def ask_from_another_thread(port: int) -> fnv1.RunFunctionResponse:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = grpcv1.FunctionRunnerServiceStub(channel)
+            rsp: fnv1.RunFunctionResponse = stub.RunFunction(tagged(flavored()), timeout=5)
+        arrived.set()
+        return rsp
 
     async def call() -> fnv1.RunFunctionResponse:
         built, port = server.build(
@@ -332,21 +375,11 @@ def test_the_server_answers_before_the_work_that_follows_an_answer() -> None:
         )
         await built.start()
         try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-                stub = grpcv1.FunctionRunnerServiceStub(channel)
-                rsp: fnv1.RunFunctionResponse = await stub.RunFunction(
-                    tagged(flavored()), timeout=5
-                )
-            arrived.set()
-            return rsp
+            return await asyncio.to_thread(ask_from_another_thread, port)
         finally:
-            arrived.set()
             await built.stop(grace=None)
 
     rsp = asyncio.run(call())
     assert not support.fatal_messages(rsp)
     assert rsp.desired.resources
-    deadline = time.monotonic() + 10
-    while not ran and time.monotonic() < deadline:
-        time.sleep(0.01)
     assert ran == [True]  # the job ran, and the answer had arrived before it was done
