@@ -2,7 +2,8 @@
 
 Runs the cold path (`run.cold`) with three servers taking turns: this checkout, another
 one (its `function` package first on its server's path) and the no-op, and prints each
-one's p50 and its ratio to the no-op's. The host's drift lands on all three alike, so
+one's p50, its ratio to the no-op's and its server's CPU per call. The host's drift lands
+on all three alike, so
 the two checkouts' difference is the change's. The other checkout gets this one's built
 C encoder when their encoder sources are the same; otherwise build it there first.
 
@@ -66,7 +67,8 @@ def main() -> None:
         noop = found[NOOP]["p50_ms"]
         print(
             "  ".join(
-                f"{name}: {found[name]['p50_ms']:.3f} ms ({found[name]['p50_ms'] / noop:.2f}x)"
+                f"{name}: {found[name]['p50_ms']:.3f} ms ({found[name]['p50_ms'] / noop:.2f}x,"
+                f" CPU {found[name]['cpu_per_call_ms']:.2f} ms)"
                 for name in (THIS, OTHER, NOOP)
             ),
             flush=True,
