@@ -2,10 +2,10 @@
 
 Runs the cold path (`run.cold`) with three servers taking turns: this checkout, another
 one (its `function` package first on its server's path) and the no-op, and prints each
-one's p50, its ratio to the no-op's and its server's CPU per call. The host's drift lands
-on all three alike, so
-the two checkouts' difference is the change's. The other checkout gets this one's built
-C encoder when their encoder sources are the same; otherwise build it there first.
+one's p50, its ratio to the no-op's and its server's CPU per call. The host's drift
+lands on all three alike, so the two checkouts' difference is the change's. The other
+checkout gets this one's built C encoder when their encoder sources are the same;
+otherwise build it there first.
 
     python -m bench.sidebyside --root OTHER_CHECKOUT [--heavy] [--runs 3] [--distinct 1000]
 """
