@@ -16,7 +16,7 @@ class NoopRunner:
     """Copies tag, desired state and context into the response, as every function starts."""
 
     def answer(self, req: fnv1.RunFunctionRequest) -> Answer:
-        """Return the desired state unchanged (called by the server off its event loop)."""
+        """Return the desired state unchanged (called by the server on its event loop)."""
         return Answer(response.to(req))
 
 
