@@ -36,29 +36,120 @@ _VOLUME_FIELDS = (
     r"^metadata\.(name|namespace|uid|labels|annotations|(labels|annotations)\['[^']+'\])$"
 )
 
-# Kubernetes type → (the schema it adds, what each of its properties must be).
+_PORT = {"minimum": 1, "maximum": 65535}
+_PORT_NAME = r"^(?!.*--)(?=.*[a-z])[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$"
+_PORT_NAME_SAID = "at most 15 lowercase letters, digits and single '-', with a letter"
+# A probe's or a lifecycle hook's port: a number, or the name of one of the container's ports.
+_PORT_OR_NAME = {"anyOf": [{"type": "integer", **_PORT}, {"type": "string", "pattern": _PORT_NAME}]}
+_PORT_OR_NAME_SAID = f"a port from 1 to 65535, or a port's name: {_PORT_NAME_SAID}"
+_COUNTS = {"minimum": 0}
+_COUNT_SAID = "0 or more"
+# The API server defaults a probe's successThreshold of 0 to 1.
+_ONE_SUCCESS = {"properties": {"successThreshold": {"maximum": 1}}}
+
+
+def _exactly_one(*fields: str) -> dict[str, Any]:
+    """A schema that holds an object (not a null one) to exactly one of `fields`, set."""
+    return {
+        "if": {"type": "object"},
+        "then": {
+            "oneOf": [
+                {"required": [field], "properties": {field: {"type": "object"}}} for field in fields
+            ]
+        },
+    }
+
+
+# Kubernetes type → (the schema it adds, what each of its properties must be; what the
+# object as a whole must be under "", after "must be").
 RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
     "ContainerPort": (
         {
             "properties": {
-                "containerPort": {"minimum": 1, "maximum": 65535},
+                "containerPort": _PORT,
                 "hostPort": {"minimum": 0, "maximum": 65535},
-                "name": {"pattern": r"^(?!.*--)(?=.*[a-z])[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$"},
+                "name": {"pattern": _PORT_NAME},
             }
         },
         {
             "containerPort": "a port from 1 to 65535",
             "hostPort": "0 or a port from 1 to 65535",
-            "name": "at most 15 lowercase letters, digits and single '-', with a letter",
+            "name": _PORT_NAME_SAID,
         },
     ),
     "Container": (
         {
             "properties": {
-                "imagePullPolicy": {"enum": [None, "", "Always", "IfNotPresent", "Never"]}
+                "imagePullPolicy": {"enum": [None, "", "Always", "IfNotPresent", "Never"]},
+                "livenessProbe": _ONE_SUCCESS,
+                "startupProbe": _ONE_SUCCESS,
             }
         },
-        {"imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)"},
+        {
+            "imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)",
+            "successThreshold": "1 for a liveness or startup probe",
+        },
+    ),
+    "Probe": (
+        {
+            "properties": {
+                "initialDelaySeconds": _COUNTS,
+                "timeoutSeconds": _COUNTS,
+                "periodSeconds": _COUNTS,
+                "successThreshold": _COUNTS,
+                "failureThreshold": _COUNTS,
+                "terminationGracePeriodSeconds": {"minimum": 1},
+            },
+            **_exactly_one("exec", "httpGet", "tcpSocket", "grpc"),
+        },
+        {
+            "": "set with exactly one handler: exec, httpGet, tcpSocket or grpc",
+            "initialDelaySeconds": _COUNT_SAID,
+            "timeoutSeconds": _COUNT_SAID,
+            "periodSeconds": _COUNT_SAID,
+            "successThreshold": _COUNT_SAID,
+            "failureThreshold": _COUNT_SAID,
+            "terminationGracePeriodSeconds": "1 or more, when set",
+        },
+    ),
+    "LifecycleHandler": (
+        _exactly_one("exec", "httpGet", "tcpSocket", "sleep"),
+        {"": "set with exactly one handler: exec, httpGet, tcpSocket or sleep"},
+    ),
+    "ExecAction": (
+        {"required": ["command"], "properties": {"command": {"type": "array", "minItems": 1}}},
+        {"command": "a command of at least one word", "": "set with a command"},
+    ),
+    "HTTPGetAction": (
+        {
+            "properties": {
+                "port": _PORT_OR_NAME,
+                "scheme": {"enum": [None, "", "HTTP", "HTTPS"]},
+            }
+        },
+        {"port": _PORT_OR_NAME_SAID, "scheme": "HTTP or HTTPS"},
+    ),
+    "TCPSocketAction": (
+        {"properties": {"port": _PORT_OR_NAME}},
+        {"port": _PORT_OR_NAME_SAID},
+    ),
+    "GRPCAction": (
+        {"properties": {"port": _PORT}},
+        {"port": "a port from 1 to 65535"},
+    ),
+    "SleepAction": (
+        {"properties": {"seconds": {"minimum": 0}}},
+        {"seconds": _COUNT_SAID},
+    ),
+    "EnvFromSource": (
+        {
+            "properties": {"prefix": {"pattern": r"^[ -<>-~]*$"}},
+            **_exactly_one("configMapRef", "secretRef"),
+        },
+        {
+            "": "set with exactly one source: configMapRef or secretRef",
+            "prefix": "printable ASCII other than '='",
+        },
     ),
     "HostPathVolumeSource": (
         {
@@ -157,14 +248,22 @@ def said(schema_path: list[str | int], prefix: str) -> tuple[str, str] | None:
     """(the type, what the value must be) when a rule here refused it, else None.
 
     `schema_path` is where the validator found the error: a rule's lies under its
-    type's second `allOf` entry (kube_schemas puts it there).
+    type's second `allOf` entry (kube_schemas puts it there); the innermost such rule
+    is the one that refused. Within it, the last property named is the field; none
+    named, the rule was the object's own.
     """
-    for at, step in enumerate(schema_path[:-2]):
+    found = None
+    for at, step in enumerate(schema_path[:-1]):
         if step == "allOf" and schema_path[at + 1] == 1 and at > 0:
             kind = str(schema_path[at - 1]).removeprefix(prefix)
-            owners = [i for i, s in enumerate(schema_path) if s == "properties"]
-            if kind in RULES and owners and owners[-1] + 1 < len(schema_path):
-                field = str(schema_path[owners[-1] + 1])
-                if field in RULES[kind][1]:
-                    return kind, RULES[kind][1][field]
+            if kind in RULES:
+                found = at, kind
+    if found is None:
+        return None
+    at, kind = found
+    rest = schema_path[at + 2 :]
+    owners = [i for i, step in enumerate(rest[:-1]) if step == "properties"]
+    field = str(rest[owners[-1] + 1]) if owners else ""
+    if field in RULES[kind][1]:
+        return kind, RULES[kind][1][field]
     return None

@@ -25,6 +25,8 @@ from function.resolve.provenance import MAX_PROBLEMS, Provenance
 ENV_NAME = re.compile(r"^[ -<>-~]+$")
 
 Loc = tuple[str | int, ...]
+# What only a container that keeps running has: an init container, only with restartPolicy Always.
+RUNNING_ONLY = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 
 
 def check(spec: Spec, settings: Input, origin: Provenance) -> None:
@@ -267,7 +269,10 @@ def _connector_env(origin: Provenance) -> None:
 def _user_container(
     loc: Loc, container: Mapping[str, Any], volumes: set[str], origin: Provenance
 ) -> None:
-    """A user's sidecar or init container: an image, unique port names, env and mounts alike."""
+    """A user's sidecar or init container: an image, unique port names, env and mounts alike.
+
+    An init container that runs to completion is neither probed nor hooked.
+    """
     image = container.get("image")
     if not isinstance(image, str) or not image.strip():
         raise origin.refuse((*loc, "image"), "a container needs an image", missing=True)
@@ -288,6 +293,14 @@ def _user_container(
                 where = (*loc, "ports", index, "name")
                 raise origin.refuse(where, f"the port name {name!r} is used twice in the container")
             named.add(name)
+    if loc[0] == "initContainers" and container.get("restartPolicy") != "Always":
+        # Only an init container that keeps running (a sidecar of the pod) is probed.
+        for field in RUNNING_ONLY:
+            if container.get(field) is not None:
+                raise origin.refuse(
+                    (*loc, field),
+                    f"an init container has no {field} unless its restartPolicy is Always",
+                )
     mounts = container.get("volumeMounts")
     if mounts is not None and not isinstance(mounts, list):
         raise origin.refuse((*loc, "volumeMounts"), "volumeMounts must be a list")

@@ -161,6 +161,184 @@ REFUSED = {
         {"env": [{"name": "A", "valueFrom": {"configMapKeyRef": {"name": "c", "key": "..k"}}}]},
         "env[A]: valueFrom.configMapKeyRef.key: must be a key",
     ),
+    "a probe without a handler": (
+        {"sidecars": [{"name": "s", "image": "s:1", "livenessProbe": {"periodSeconds": 10}}]},
+        "sidecars[s]: livenessProbe: must be set with exactly one handler: exec, httpGet, "
+        "tcpSocket or grpc (as Kubernetes' Probe)",
+    ),
+    "a probe with two handlers": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "readinessProbe": {"exec": {"command": ["true"]}, "tcpSocket": {"port": 80}},
+                }
+            ]
+        },
+        "sidecars[s]: readinessProbe: must be set with exactly one handler",
+    ),
+    "a negative probe period": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "readinessProbe": {"exec": {"command": ["true"]}, "periodSeconds": -1},
+                }
+            ]
+        },
+        "sidecars[s]: readinessProbe.periodSeconds: must be 0 or more (as Kubernetes' Probe)",
+    ),
+    "a probe's grace period of 0": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "livenessProbe": {
+                        "exec": {"command": ["true"]},
+                        "terminationGracePeriodSeconds": 0,
+                    },
+                }
+            ]
+        },
+        "livenessProbe.terminationGracePeriodSeconds: must be 1 or more, when set",
+    ),
+    "a liveness probe that needs two successes": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "livenessProbe": {"exec": {"command": ["true"]}, "successThreshold": 2},
+                }
+            ]
+        },
+        "sidecars[s]: livenessProbe.successThreshold: must be 1 for a liveness or startup "
+        "probe (as Kubernetes' Container)",
+    ),
+    "a startup probe that needs two successes": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "startupProbe": {"tcpSocket": {"port": 80}, "successThreshold": 2},
+                }
+            ]
+        },
+        "startupProbe.successThreshold: must be 1 for a liveness or startup probe",
+    ),
+    "an exec probe without a command": (
+        {"sidecars": [{"name": "s", "image": "s:1", "readinessProbe": {"exec": {}}}]},
+        "sidecars[s]: readinessProbe.exec: must be set with a command (as Kubernetes' ExecAction)",
+    ),
+    "an exec probe with an empty command": (
+        {"sidecars": [{"name": "s", "image": "s:1", "readinessProbe": {"exec": {"command": []}}}]},
+        "readinessProbe.exec.command: must be a command of at least one word",
+    ),
+    "an HTTP probe on port 0": (
+        {"sidecars": [{"name": "s", "image": "s:1", "readinessProbe": {"httpGet": {"port": 0}}}]},
+        "sidecars[s]: readinessProbe.httpGet.port: must be a port from 1 to 65535, or a "
+        "port's name",
+    ),
+    "an HTTP probe on a port name that is no port name": (
+        {
+            "sidecars": [
+                {"name": "s", "image": "s:1", "readinessProbe": {"httpGet": {"port": "Web_UI"}}}
+            ]
+        },
+        "readinessProbe.httpGet.port: must be a port from 1 to 65535, or a port's name",
+    ),
+    "an HTTP probe over FTP": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "readinessProbe": {"httpGet": {"port": 80, "scheme": "FTP"}},
+                }
+            ]
+        },
+        "readinessProbe.httpGet.scheme: must be HTTP or HTTPS (as Kubernetes' HTTPGetAction)",
+    ),
+    "a TCP probe on port 70000": (
+        {
+            "sidecars": [
+                {"name": "s", "image": "s:1", "livenessProbe": {"tcpSocket": {"port": 70000}}}
+            ]
+        },
+        "livenessProbe.tcpSocket.port: must be a port from 1 to 65535",
+    ),
+    "a gRPC probe on port 70000": (
+        {"sidecars": [{"name": "s", "image": "s:1", "readinessProbe": {"grpc": {"port": 70000}}}]},
+        "readinessProbe.grpc.port: must be a port from 1 to 65535 (as Kubernetes' GRPCAction)",
+    ),
+    "a lifecycle hook without a handler": (
+        {"sidecars": [{"name": "s", "image": "s:1", "lifecycle": {"preStop": {}}}]},
+        "sidecars[s]: lifecycle.preStop: must be set with exactly one handler: exec, httpGet, "
+        "tcpSocket or sleep (as Kubernetes' LifecycleHandler)",
+    ),
+    "a lifecycle hook that sleeps for less than nothing": (
+        {
+            "sidecars": [
+                {"name": "s", "image": "s:1", "lifecycle": {"preStop": {"sleep": {"seconds": -1}}}}
+            ]
+        },
+        "lifecycle.preStop.sleep.seconds: must be 0 or more (as Kubernetes' SleepAction)",
+    ),
+    "env from no source": (
+        {"sidecars": [{"name": "s", "image": "s:1", "envFrom": [{"prefix": "A_"}]}]},
+        "sidecars[s]: envFrom[0]: must be set with exactly one source: configMapRef or "
+        "secretRef (as Kubernetes' EnvFromSource)",
+    ),
+    "env from two sources": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "envFrom": [{"configMapRef": {"name": "c"}, "secretRef": {"name": "s"}}],
+                }
+            ]
+        },
+        "initContainers[i]: envFrom[0]: must be set with exactly one source",
+    ),
+    "an env prefix with '='": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "envFrom": [{"prefix": "A=", "configMapRef": {"name": "c"}}],
+                }
+            ]
+        },
+        "sidecars[s]: envFrom[0].prefix: must be printable ASCII other than '='",
+    ),
+    "a probe on an init container that runs to completion": (
+        {
+            "initContainers": [
+                {"name": "i", "image": "i:1", "readinessProbe": {"exec": {"command": ["true"]}}}
+            ]
+        },
+        "initContainers[i].readinessProbe: an init container has no readinessProbe unless its "
+        "restartPolicy is Always",
+    ),
+    "a lifecycle hook on an init container that runs to completion": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "lifecycle": {"postStart": {"exec": {"command": ["true"]}}},
+                }
+            ]
+        },
+        "initContainers[i].lifecycle: an init container has no lifecycle unless its "
+        "restartPolicy is Always",
+    ),
 }
 
 
@@ -234,6 +412,46 @@ ACCEPTED = {
             },
             {"name": "D", "valueFrom": {"secretKeyRef": {"name": "db.v2", "key": "PASS_word.1"}}},
         ]
+    },
+    "probes and hooks as Kubernetes takes them": {
+        "sidecars": [
+            {
+                "name": "s",
+                "image": "s:1",
+                "ports": [{"containerPort": 8080, "name": "http"}],
+                "livenessProbe": {
+                    "httpGet": {"port": "http", "path": "/healthz"},
+                    "exec": None,
+                    "successThreshold": 1,
+                    "terminationGracePeriodSeconds": 10,
+                },
+                "startupProbe": {"tcpSocket": {"port": 8080}, "successThreshold": 0},
+                "readinessProbe": {
+                    "grpc": {"port": 9090},
+                    "successThreshold": 3,
+                    "periodSeconds": 0,
+                    "initialDelaySeconds": 0,
+                },
+                "lifecycle": {
+                    "preStop": {"sleep": {"seconds": 0}},
+                    "postStart": {"httpGet": {"port": 80, "scheme": "HTTPS"}},
+                },
+                "envFrom": [
+                    {"configMapRef": {"name": "c"}, "prefix": "A B:"},
+                    {"secretRef": {"name": "s"}, "configMapRef": None},
+                ],
+            }
+        ],
+        "initContainers": [
+            {
+                "name": "i",
+                "image": "i:1",
+                "restartPolicy": "Always",
+                "readinessProbe": {"exec": {"command": ["true"]}},
+                "lifecycle": {"preStop": {"exec": {"command": ["sleep", "1"]}}},
+            },
+            {"name": "j", "image": "j:1", "livenessProbe": None},
+        ],
     },
 }
 
