@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from function.errors import FlavorError, SpecError
-from function.models import names, pod
+from function.models import names, pod, timeouts
 from function.models.input import Input
 from function.models.spec import Spec
 from function.resolve import kube_schemas, resources
@@ -61,6 +61,8 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
                 checks.append(
                     functools.partial(_user_container, (field, index), container, defined, origin)
                 )
+    grace = timeouts.grace_period_seconds(spec.actor_timeout_seconds)
+    checks.append(lambda: _sleeps_within(grace, origin))
     for run in checks:
         try:
             run()
@@ -71,6 +73,20 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     # Only then: the rules above say what is wrong in the pod's own words, and a part
     # they refuse (a mount without a path) would be refused here a second time.
     kube_schemas.check(origin)
+
+
+def _sleeps_within(grace: int, origin: Provenance) -> None:
+    """A user's container's lifecycle hook sleeps no longer than the pod may take to stop."""
+    for field in ("sidecars", "initContainers"):
+        for index, container in enumerate(origin.data.get(field) or []):
+            for hook in ("postStart", "preStop"):
+                seconds = pod.value_at(container, ("lifecycle", hook, "sleep", "seconds"))
+                if isinstance(seconds, int) and not isinstance(seconds, bool) and seconds > grace:
+                    raise origin.refuse(
+                        (field, index, "lifecycle", hook, "sleep", "seconds"),
+                        f"a hook sleeps at most the pod's terminationGracePeriodSeconds, {grace} "
+                        "(the actor's timeout and the sidecar's hand-off after it)",
+                    )
 
 
 def _together(problems: Sequence[FlavorError]) -> FlavorError:

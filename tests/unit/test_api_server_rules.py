@@ -339,6 +339,15 @@ REFUSED = {
         "initContainers[i].lifecycle: an init container has no lifecycle unless its "
         "restartPolicy is Always",
     ),
+    "a hook that sleeps past the pod's grace period": (
+        {
+            "sidecars": [
+                {"name": "s", "image": "s:1", "lifecycle": {"preStop": {"sleep": {"seconds": 331}}}}
+            ]
+        },
+        "sidecars[s].lifecycle.preStop.sleep.seconds: a hook sleeps at most the pod's "
+        "terminationGracePeriodSeconds, 330 (the actor's timeout and the sidecar's hand-off",
+    ),
 }
 
 
@@ -412,6 +421,22 @@ ACCEPTED = {
             },
             {"name": "D", "valueFrom": {"secretKeyRef": {"name": "db.v2", "key": "PASS_word.1"}}},
         ]
+    },
+    "a hook that sleeps as long as the pod may take to stop": {
+        "sidecars": [
+            {"name": "s", "image": "s:1", "lifecycle": {"preStop": {"sleep": {"seconds": 330}}}}
+        ]
+    },
+    "a longer sleep for an actor with a longer timeout": {
+        "resiliency": {"actorTimeout": "1h"},
+        "initContainers": [
+            {
+                "name": "i",
+                "image": "i:1",
+                "restartPolicy": "Always",
+                "lifecycle": {"preStop": {"sleep": {"seconds": 3630}}},
+            }
+        ],
     },
     "probes and hooks as Kubernetes takes them": {
         "sidecars": [
