@@ -62,7 +62,7 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
                     functools.partial(_user_container, (field, index), container, defined, origin)
                 )
     grace = timeouts.grace_period_seconds(spec.actor_timeout_seconds)
-    checks.append(lambda: _sleeps_within(grace, origin))
+    checks += [lambda: _sleeps_within(grace, origin), lambda: _host_ports(origin)]
     for run in checks:
         try:
             run()
@@ -87,6 +87,24 @@ def _sleeps_within(grace: int, origin: Provenance) -> None:
                         f"a hook sleeps at most the pod's terminationGracePeriodSeconds, {grace} "
                         "(the actor's timeout and the sidecar's hand-off after it)",
                     )
+
+
+def _host_ports(origin: Provenance) -> None:
+    """No two ports of the pod's containers take one host port (per protocol and host IP)."""
+    taken: set[tuple[str, str, int]] = set()
+    for index, container in enumerate(origin.data.get("sidecars") or []):
+        ports = container.get("ports") if isinstance(container, Mapping) else None
+        for at, port in enumerate(ports if isinstance(ports, list) else []):
+            number = port.get("hostPort") if isinstance(port, Mapping) else None
+            if not isinstance(number, int) or isinstance(number, bool) or number == 0:
+                continue
+            key = (str(port.get("protocol") or "TCP"), str(port.get("hostIP") or ""), number)
+            if key in taken:
+                raise origin.refuse(
+                    ("sidecars", index, "ports", at, "hostPort"),
+                    f"the host port {number}/{key[0]} is taken by another port of the pod",
+                )
+            taken.add(key)
 
 
 def _together(problems: Sequence[FlavorError]) -> FlavorError:

@@ -348,6 +348,19 @@ REFUSED = {
         "sidecars[s].lifecycle.preStop.sleep.seconds: a hook sleeps at most the pod's "
         "terminationGracePeriodSeconds, 330 (the actor's timeout and the sidecar's hand-off",
     ),
+    "one host port for two containers": (
+        {
+            "sidecars": [
+                {"name": "s", "image": "s:1", "ports": [{"containerPort": 80, "hostPort": 8080}]},
+                {
+                    "name": "t",
+                    "image": "t:1",
+                    "ports": [{"containerPort": 81, "hostPort": 8080, "protocol": "TCP"}],
+                },
+            ]
+        },
+        "sidecars[t].ports[0].hostPort: the host port 8080/TCP is taken by another port of the pod",
+    ),
 }
 
 
@@ -420,6 +433,21 @@ ACCEPTED = {
                 "valueFrom": {"resourceFieldRef": {"resource": "requests.hugepages-2Mi"}},
             },
             {"name": "D", "valueFrom": {"secretKeyRef": {"name": "db.v2", "key": "PASS_word.1"}}},
+        ]
+    },
+    "one host port over two protocols or two host IPs": {
+        "sidecars": [
+            {"name": "s", "image": "s:1", "ports": [{"containerPort": 53, "hostPort": 53}]},
+            {
+                "name": "t",
+                "image": "t:1",
+                "ports": [
+                    {"containerPort": 53, "hostPort": 53, "protocol": "UDP"},
+                    {"containerPort": 54, "hostPort": 53, "hostIP": "10.0.0.1"},
+                    {"containerPort": 55, "hostPort": 0},
+                    {"containerPort": 56},
+                ],
+            },
         ]
     },
     "a hook that sleeps as long as the pod may take to stop": {
