@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from function.errors import FlavorError, SpecError
 from function.models import names, pod, timeouts
 from function.models.input import Input
 from function.models.spec import Spec
-from function.resolve import kube_schemas, resources
+from function.resolve import env_names, kube_schemas, resources
 from function.resolve.provenance import MAX_PROBLEMS, Provenance
-
-# Kubernetes 1.34+ accepts any printable ASCII but "=" in an env var name.
-ENV_NAME = re.compile(r"^[ -<>-~]+$")
 
 Loc = tuple[str | int, ...]
 # What only a container that keeps running has: an init container, only with restartPolicy Always.
@@ -48,9 +44,9 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
         volumes = None  # the mounts cannot be checked against volumes that are not valid
     checks: list[Callable[[], None]] = [
         lambda: _container_names(origin),
-        lambda: _runtime_env(origin),
-        lambda: _sidecar_env(origin),
-        lambda: _connector_env(origin),
+        lambda: env_names.runtime(origin),
+        lambda: env_names.sidecar(origin),
+        lambda: env_names.connectors(origin),
         lambda: resources.check(origin),
     ]
     if volumes is not None:
@@ -161,68 +157,6 @@ def _container_names(origin: Provenance) -> None:
         seen.add(name)
 
 
-def _env_problem(name: Any) -> str:
-    if not isinstance(name, str) or not name:
-        return "an env var needs a name"
-    if not ENV_NAME.match(name):
-        return f"{name!r} is not a valid env var name: printable ASCII other than '=' only"
-    return ""
-
-
-def _unique_env(
-    origin: Provenance, entries: Iterable[tuple[Any, Loc]], reserved: frozenset[str], where: str
-) -> None:
-    """Env names valid, none the platform's, none twice in one container."""
-    seen: dict[str, Loc] = {}
-    for name, loc in entries:
-        if problem := _env_problem(name):
-            raise origin.refuse(loc, problem, missing=not name)
-        if name in reserved:
-            raise origin.refuse(loc, f'"{name}" is set by the platform in the {where}')
-        if name in seen:
-            raise origin.refuse(loc, f'"{name}" is defined twice in the {where}')
-        seen[name] = loc
-
-
-def _runtime_env(origin: Provenance) -> None:
-    """The runtime's env: `env` and `secretRefs` share one container and one namespace."""
-    data = origin.data
-
-    def where(loc: Loc) -> str:
-        _, source = origin.blame(loc)
-        field = (
-            "env" if loc[0] == "env" else f"secretRefs[{data['secretRefs'][loc[1]]['secretName']}]"
-        )
-        return f"{field} (from {source})"
-
-    seen: dict[str, Loc] = {}
-    entries: list[tuple[Any, Loc]] = [
-        (item.get("name"), ("env", index, "name"))
-        for index, item in enumerate(data.get("env") or [])
-    ]
-    for index, ref in enumerate(data.get("secretRefs") or []):
-        entries += [
-            (key.get("envVar"), ("secretRefs", index, "keys", position, "envVar"))
-            for position, key in enumerate(ref.get("keys") or [])
-        ]
-    for index, item in enumerate(data.get("env") or []):
-        # The API server: "may not be specified when `value` is not empty".
-        if item.get("value") and item.get("valueFrom") is not None:
-            raise origin.refuse(("env", index), "set value or valueFrom, not both")
-    for name, loc in entries:
-        if problem := _env_problem(name):
-            raise origin.refuse(loc, problem)
-        if name in pod.RUNTIME_ENV:
-            raise FlavorError(
-                f'invalid env: "{name}" is set by the platform and cannot be set in {where(loc)}'
-            )
-        if name in seen:
-            raise FlavorError(
-                f'invalid env: "{name}" is defined twice, in {where(seen[name])} and in {where(loc)}'
-            )
-        seen[name] = loc
-
-
 def _platform_paths(spec: Spec, settings: Input) -> dict[str, str]:
     """Paths the platform mounts in the runtime container, and what each is."""
     found = {
@@ -281,25 +215,6 @@ def _mounts(
         seen[normal] = loc
 
 
-def _sidecar_env(origin: Provenance) -> None:
-    sidecar = origin.data.get("sidecar") or {}
-    entries = [
-        (item.get("name"), ("sidecar", "env", index, "name"))
-        for index, item in enumerate(sidecar.get("env") or [])
-    ]
-    _unique_env(origin, entries, pod.SIDECAR_ENV, "Asya sidecar")
-
-
-def _connector_env(origin: Provenance) -> None:
-    for index, proxy in enumerate(origin.data.get("stateProxy") or []):
-        connector = proxy.get("connector") or {}
-        entries = [
-            (item.get("name"), ("stateProxy", index, "connector", "env", position, "name"))
-            for position, item in enumerate(connector.get("env") or [])
-        ]
-        _unique_env(origin, entries, pod.CONNECTOR_ENV, f"connector of {proxy['name']!r}")
-
-
 def _user_container(
     loc: Loc, container: Mapping[str, Any], volumes: set[str], origin: Provenance
 ) -> None:
@@ -317,7 +232,7 @@ def _user_container(
         (item.get("name") if isinstance(item, Mapping) else None, (*loc, "env", index, "name"))
         for index, item in enumerate(env or [])
     ]
-    _unique_env(origin, entries, pod.ANY_PLATFORM_ENV, f"container {container['name']!r}")
+    env_names.unique(origin, entries, pod.ANY_PLATFORM_ENV, f"container {container['name']!r}")
     ports = container.get("ports")
     named: set[str] = set()
     for index, port in enumerate(ports if isinstance(ports, list) else []):
