@@ -16,7 +16,10 @@ _NAME_PART = r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?"
 # A label's value (a nodeSelector's, a toleration's): empty, or a name part.
 LABEL_VALUE = f"^({_NAME_PART})?$"
 # A label key or resource name: a qualified name (the prefix's 253 characters aside).
-LABEL_KEY = f"^({_SUBDOMAIN}/)?{_NAME_PART}$"
+QUALIFIED_NAME = f"({_SUBDOMAIN}/)?{_NAME_PART}"
+LABEL_KEY = f"^{QUALIFIED_NAME}$"
+# An annotation's key as the API server reads it from a field path: lowercased first.
+ANNOTATION_KEY = f"({_SUBDOMAIN.replace('a-z', 'a-zA-Z')}/)?{_NAME_PART}"
 # A toleration's key: a label key, or empty for every key.
 TOLERATION_KEY = f"^(({_SUBDOMAIN}/)?{_NAME_PART})?$"
 # What each pattern above asks for, in the words a refusal says.

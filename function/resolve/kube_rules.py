@@ -27,14 +27,17 @@ _OBJECT_NAME_SAID = (
 )
 _KEY = {"pattern": r"^(?!\.\.)(?!\.$)[-._a-zA-Z0-9]+$", "maxLength": names.MAX_OBJECT_NAME}
 _KEY_SAID = "a key: letters, digits, '-', '_' and '.', not starting with '..'"
+# One label or annotation, by a key the API server takes (a qualified name).
+_ONE_LABEL = (
+    rf"metadata\.labels\['{names.QUALIFIED_NAME}'\]"
+    rf"|metadata\.annotations\['{names.ANNOTATION_KEY}'\]"
+)
 _ENV_FIELDS = (
-    r"^(metadata\.(name|namespace|uid)|metadata\.(labels|annotations)\['[^']+'\]"
+    rf"^(metadata\.(name|namespace|uid)|{_ONE_LABEL}"
     r"|spec\.(nodeName|host|serviceAccountName)|status\.(hostIPs?|podIPs?))$"
 )
 # A downward API volume's files: the pod's identity, its labels and annotations.
-_VOLUME_FIELDS = (
-    r"^metadata\.(name|namespace|uid|labels|annotations|(labels|annotations)\['[^']+'\])$"
-)
+_VOLUME_FIELDS = rf"^(metadata\.(name|namespace|uid|labels|annotations)|{_ONE_LABEL})$"
 
 _PORT = {"minimum": 1, "maximum": 65535}
 _PORT_NAME = r"^(?!.*--)(?=.*[a-z])[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$"
@@ -185,6 +188,18 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "DownwardAPIVolumeSource",
         )
     },
+    "ServiceAccountTokenProjection": (
+        {
+            "properties": {
+                "expirationSeconds": {"minimum": 600, "maximum": 2**32},
+                "path": _FILE_PATH,
+            }
+        },
+        {
+            "expirationSeconds": "from 600 (ten minutes) to 4294967296 (2^32) seconds",
+            "path": _FILE_PATH_SAID,
+        },
+    ),
     "KeyToPath": (
         {"properties": {"mode": _MODE, "path": _FILE_PATH}},
         {"mode": _MODE_SAID, "path": _FILE_PATH_SAID},
@@ -201,7 +216,8 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "mode": _MODE_SAID,
             "path": _FILE_PATH_SAID,
             "fieldPath": "metadata.name, metadata.namespace, metadata.uid, metadata.labels, "
-            "metadata.annotations, or one label or annotation: metadata.labels['<key>']",
+            "metadata.annotations, or one label or annotation: metadata.labels['<key>'], "
+            "<key> a label key",
         },
     ),
     "VolumeMount": (
@@ -221,7 +237,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
         {
             "fieldPath": "metadata.name, metadata.namespace, metadata.uid, "
             "metadata.labels['<key>'], metadata.annotations['<key>'], spec.nodeName, "
-            "spec.serviceAccountName, status.hostIP(s) or status.podIP(s)"
+            "spec.serviceAccountName, status.hostIP(s) or status.podIP(s); <key> a label key"
         },
     ),
     "ResourceFieldSelector": (

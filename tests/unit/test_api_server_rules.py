@@ -361,6 +361,65 @@ REFUSED = {
         },
         "sidecars[t].ports[0].hostPort: the host port 8080/TCP is taken by another port of the pod",
     ),
+    "an env var from a label whose key is no label key": (
+        {
+            "env": [
+                {"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['a b']"}}}
+            ]
+        },
+        "env[A]: valueFrom.fieldRef.fieldPath: must be metadata.name",
+    ),
+    "a label key with a prefix in capitals": (
+        {
+            "env": [
+                {
+                    "name": "A",
+                    "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['Example.com/app']"}},
+                }
+            ]
+        },
+        "env[A]: valueFrom.fieldRef.fieldPath: must be",
+    ),
+    "a downward API file of a label whose key is no label key": (
+        {
+            "volumes": [
+                {
+                    "name": "d",
+                    "downwardAPI": {
+                        "items": [{"path": "x", "fieldRef": {"fieldPath": "metadata.labels['-x']"}}]
+                    },
+                }
+            ]
+        },
+        "volumes[d]: downwardAPI.items[0].fieldRef.fieldPath: must be",
+    ),
+    "a service account token that expires within ten minutes": (
+        {
+            "volumes": [
+                {
+                    "name": "t",
+                    "projected": {
+                        "sources": [
+                            {"serviceAccountToken": {"path": "token", "expirationSeconds": 60}}
+                        ]
+                    },
+                }
+            ]
+        },
+        "volumes[t]: projected.sources[0].serviceAccountToken.expirationSeconds: must be from 600 "
+        "(ten minutes) to 4294967296 (2^32) seconds (as Kubernetes' ServiceAccountTokenProjection)",
+    ),
+    "a service account token outside its volume": (
+        {
+            "volumes": [
+                {
+                    "name": "t",
+                    "projected": {"sources": [{"serviceAccountToken": {"path": "../token"}}]},
+                }
+            ]
+        },
+        "volumes[t]: projected.sources[0].serviceAccountToken.path: must be a relative path",
+    ),
 }
 
 
@@ -434,6 +493,39 @@ ACCEPTED = {
             },
             {"name": "D", "valueFrom": {"secretKeyRef": {"name": "db.v2", "key": "PASS_word.1"}}},
         ]
+    },
+    "labels and annotations by key, a token for ten minutes": {
+        "env": [
+            {
+                "name": "A",
+                "valueFrom": {
+                    "fieldRef": {"fieldPath": "metadata.labels['app.kubernetes.io/name']"}
+                },
+            },
+            {
+                "name": "B",
+                "valueFrom": {
+                    "fieldRef": {"fieldPath": "metadata.annotations['Example.COM/Owner']"}
+                },
+            },
+        ],
+        "volumes": [
+            {
+                "name": "t",
+                "projected": {
+                    "sources": [
+                        {
+                            "serviceAccountToken": {
+                                "path": "token",
+                                "expirationSeconds": 600,
+                                "audience": "sts.amazonaws.com",
+                            }
+                        },
+                        {"serviceAccountToken": {"path": "default"}},
+                    ]
+                },
+            }
+        ],
     },
     "one host port over two protocols or two host IPs": {
         "sidecars": [
