@@ -86,11 +86,15 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
                 "imagePullPolicy": {"enum": [None, "", "Always", "IfNotPresent", "Never"]},
                 "livenessProbe": _ONE_SUCCESS,
                 "startupProbe": _ONE_SUCCESS,
+                "readinessProbe": {
+                    "properties": {"terminationGracePeriodSeconds": {"type": "null"}}
+                },
             }
         },
         {
             "imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)",
             "successThreshold": "1 for a liveness or startup probe",
+            "terminationGracePeriodSeconds": "unset on a readiness probe",
         },
     ),
     "Probe": (

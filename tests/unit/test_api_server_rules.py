@@ -420,6 +420,22 @@ REFUSED = {
         },
         "volumes[t]: projected.sources[0].serviceAccountToken.path: must be a relative path",
     ),
+    "a readiness probe with a grace period": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "readinessProbe": {
+                        "exec": {"command": ["true"]},
+                        "terminationGracePeriodSeconds": 5,
+                    },
+                }
+            ]
+        },
+        "sidecars[s]: readinessProbe.terminationGracePeriodSeconds: must be unset on a readiness "
+        "probe (as Kubernetes' Container)",
+    ),
 }
 
 
