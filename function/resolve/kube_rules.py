@@ -39,9 +39,15 @@ _ENV_FIELDS = (
 # A downward API volume's files: the pod's identity, its labels and annotations.
 _VOLUME_FIELDS = rf"^(metadata\.(name|namespace|uid|labels|annotations)|{_ONE_LABEL})$"
 
+# The one API version a field of the pod is read by.
+_V1 = {"enum": [None, "", "v1"]}
+_V1_SAID = "v1 (or empty)"
 _PORT = {"minimum": 1, "maximum": 65535}
 _PORT_NAME = r"^(?!.*--)(?=.*[a-z])[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$"
-_PORT_NAME_SAID = "at most 15 lowercase letters, digits and single '-', with a letter"
+_PORT_NAME_SAID = (
+    "at most 15 lowercase letters, digits and single '-', with a letter, not starting or ending "
+    "with '-'"
+)
 # A probe's or a lifecycle hook's port: a number, or the name of one of the container's ports.
 _PORT_OR_NAME = {"anyOf": [{"type": "integer", **_PORT}, {"type": "string", "pattern": _PORT_NAME}]}
 _PORT_OR_NAME_SAID = f"a port from 1 to 65535, or a port's name: {_PORT_NAME_SAID}"
@@ -116,7 +122,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "periodSeconds": _COUNT_SAID,
             "successThreshold": _COUNT_SAID,
             "failureThreshold": _COUNT_SAID,
-            "terminationGracePeriodSeconds": "1 or more, when set",
+            "terminationGracePeriodSeconds": "1 or more, when set (and unset on a readiness probe)",
         },
     ),
     "LifecycleHandler": (
@@ -213,15 +219,18 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "properties": {
                 "mode": _MODE,
                 "path": _FILE_PATH,
-                "fieldRef": {"properties": {"fieldPath": {"pattern": _VOLUME_FIELDS}}},
+                "fieldRef": {
+                    "properties": {"fieldPath": {"pattern": _VOLUME_FIELDS}, "apiVersion": _V1}
+                },
             }
         },
         {
             "mode": _MODE_SAID,
             "path": _FILE_PATH_SAID,
             "fieldPath": "metadata.name, metadata.namespace, metadata.uid, metadata.labels, "
-            "metadata.annotations, or one label or annotation: metadata.labels['<key>'], "
-            "<key> a label key",
+            "metadata.annotations, or one label or annotation: metadata.labels['<key>'] or "
+            "metadata.annotations['<key>'], <key> a label key (an annotation's in any case)",
+            "apiVersion": _V1_SAID,
         },
     ),
     "VolumeMount": (
@@ -237,11 +246,19 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
         },
     ),
     "EnvVarSource": (
-        {"properties": {"fieldRef": {"properties": {"fieldPath": {"pattern": _ENV_FIELDS}}}}},
+        {
+            "properties": {
+                "fieldRef": {
+                    "properties": {"fieldPath": {"pattern": _ENV_FIELDS}, "apiVersion": _V1}
+                }
+            }
+        },
         {
             "fieldPath": "metadata.name, metadata.namespace, metadata.uid, "
             "metadata.labels['<key>'], metadata.annotations['<key>'], spec.nodeName, "
-            "spec.serviceAccountName, status.hostIP(s) or status.podIP(s); <key> a label key"
+            "spec.serviceAccountName, status.hostIP(s) or status.podIP(s); <key> a label key "
+            "(an annotation's in any case)",
+            "apiVersion": _V1_SAID,
         },
     ),
     "ResourceFieldSelector": (
@@ -254,6 +271,17 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
         },
         {"resource": "limits. or requests. and cpu, memory, ephemeral-storage or hugepages-<size>"},
     ),
+    "HTTPHeader": (
+        {"properties": {"name": {"pattern": r"^[-A-Za-z0-9]+$"}}},
+        {"name": "a header name: letters, digits and '-'"},
+    ),
+    **{
+        source: (
+            {"properties": {"name": _OBJECT_NAME}, "required": ["name"]},
+            {"name": _OBJECT_NAME_SAID, "": "set with a name"},
+        )
+        for source in ("ConfigMapEnvSource", "SecretEnvSource")
+    },
     **{
         selector: (
             {"properties": {"name": _OBJECT_NAME, "key": _KEY}, "required": ["name"]},
@@ -262,6 +290,11 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
         for selector in ("SecretKeySelector", "ConfigMapKeySelector")
     },
 }
+
+
+# Fields the strict schemas require but the API server takes absent: Go reads the zero
+# value, which it accepts (a hook's sleep of 0 seconds, a header's empty value).
+OPTIONAL: dict[str, tuple[str, ...]] = {"SleepAction": ("seconds",), "HTTPHeader": ("value",)}
 
 
 def said(schema_path: list[str | int], prefix: str) -> tuple[str, str] | None:

@@ -131,6 +131,10 @@ def validator() -> jsonschema_rs.Draft202012Validator:
     each type to what the API server checks beyond its schema (kube_rules).
     """
     defined = definitions() | {QUANTITY: QUANTITY_SCHEMA}
+    for kind, absent in kube_rules.OPTIONAL.items():
+        schema = defined[CORE + kind]
+        required = [name for name in schema.get("required", []) if name not in absent]
+        defined[CORE + kind] = {**schema, "required": required}
     for kind, (rule, _) in kube_rules.RULES.items():
         defined[CORE + kind] = {"allOf": [defined[CORE + kind], rule]}
     return jsonschema_rs.Draft202012Validator(

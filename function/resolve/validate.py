@@ -86,21 +86,31 @@ def _sleeps_within(grace: int, origin: Provenance) -> None:
 
 
 def _host_ports(origin: Provenance) -> None:
-    """No two ports of the pod's containers take one host port (per protocol and host IP)."""
-    taken: set[tuple[str, str, int]] = set()
-    for index, container in enumerate(origin.data.get("sidecars") or []):
-        ports = container.get("ports") if isinstance(container, Mapping) else None
-        for at, port in enumerate(ports if isinstance(ports, list) else []):
-            number = port.get("hostPort") if isinstance(port, Mapping) else None
-            if not isinstance(number, int) or isinstance(number, bool) or number == 0:
-                continue
-            key = (str(port.get("protocol") or "TCP"), str(port.get("hostIP") or ""), number)
-            if key in taken:
-                raise origin.refuse(
-                    ("sidecars", index, "ports", at, "hostPort"),
-                    f"the host port {number}/{key[0]} is taken by another port of the pod",
-                )
-            taken.add(key)
+    """No two ports take one host port (per protocol and host IP).
+
+    The pod's containers share the host's ports; an init container runs alone, so
+    only its own ports may not share one.
+    """
+    groups = [[("sidecars", index) for index in range(len(origin.data.get("sidecars") or []))]]
+    groups += [
+        [("initContainers", index)] for index in range(len(origin.data.get("initContainers") or []))
+    ]
+    for group in groups:
+        taken: set[tuple[str, str, int]] = set()
+        for field, index in group:
+            ports = pod.value_at(origin.data, (field, index, "ports"))
+            for at, port in enumerate(ports if isinstance(ports, list) else []):
+                number = port.get("hostPort") if isinstance(port, Mapping) else None
+                if not isinstance(number, int) or isinstance(number, bool) or number == 0:
+                    continue
+                key = (str(port.get("protocol") or "TCP"), str(port.get("hostIP") or ""), number)
+                if key in taken:
+                    raise origin.refuse(
+                        (field, index, "ports", at, "hostPort"),
+                        f"the host port {number}/{key[0]} is taken by another port of the "
+                        + ("pod" if field == "sidecars" else "init container"),
+                    )
+                taken.add(key)
 
 
 def _together(problems: Sequence[FlavorError]) -> FlavorError:

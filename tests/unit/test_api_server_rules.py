@@ -436,6 +436,76 @@ REFUSED = {
         "sidecars[s]: readinessProbe.terminationGracePeriodSeconds: must be unset on a readiness "
         "probe (as Kubernetes' Container)",
     ),
+    "a readiness probe with a grace period of 0": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "readinessProbe": {
+                        "exec": {"command": ["true"]},
+                        "terminationGracePeriodSeconds": 0,
+                    },
+                }
+            ]
+        },
+        "readinessProbe.terminationGracePeriodSeconds: must be 1 or more, when set (and unset on "
+        "a readiness probe)",
+    ),
+    "an HTTP header name with a space": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "readinessProbe": {
+                        "httpGet": {"port": 80, "httpHeaders": [{"name": "X A", "value": "1"}]}
+                    },
+                }
+            ]
+        },
+        "readinessProbe.httpGet.httpHeaders[0].name: must be a header name: letters, digits and '-'",
+    ),
+    "env from a ConfigMap without a name": (
+        {"sidecars": [{"name": "s", "image": "s:1", "envFrom": [{"configMapRef": {}}]}]},
+        "sidecars[s]: envFrom[0].configMapRef: must be set with a name (as Kubernetes' "
+        "ConfigMapEnvSource)",
+    ),
+    "env from a Secret whose name is no object name": (
+        {
+            "sidecars": [
+                {"name": "s", "image": "s:1", "envFrom": [{"secretRef": {"name": "Bad_Name"}}]}
+            ]
+        },
+        "sidecars[s]: envFrom[0].secretRef.name: must be an object name",
+    ),
+    "a field read through another API version": (
+        {
+            "env": [
+                {
+                    "name": "A",
+                    "valueFrom": {"fieldRef": {"fieldPath": "metadata.name", "apiVersion": "v2"}},
+                }
+            ]
+        },
+        "env[A]: valueFrom.fieldRef.apiVersion: must be v1 (or empty) (as Kubernetes' EnvVarSource)",
+    ),
+    "one host port twice in an init container": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "ports": [
+                        {"containerPort": 80, "hostPort": 8080},
+                        {"containerPort": 81, "hostPort": 8080},
+                    ],
+                }
+            ]
+        },
+        "initContainers[i].ports[1].hostPort: the host port 8080/TCP is taken by another port of "
+        "the init container",
+    ),
 }
 
 
@@ -541,6 +611,30 @@ ACCEPTED = {
                     ]
                 },
             }
+        ],
+    },
+    "what Go reads absent as zero: a sleep of no seconds, a header without a value": {
+        "sidecars": [
+            {
+                "name": "s",
+                "image": "s:1",
+                "lifecycle": {"preStop": {"sleep": {}}},
+                "readinessProbe": {"httpGet": {"port": 80, "httpHeaders": [{"name": "X-Trace-1"}]}},
+            }
+        ]
+    },
+    "a field read through v1, one host port for an init container and a sidecar": {
+        "env": [
+            {
+                "name": "A",
+                "valueFrom": {"fieldRef": {"fieldPath": "metadata.name", "apiVersion": "v1"}},
+            }
+        ],
+        "initContainers": [
+            {"name": "i", "image": "i:1", "ports": [{"containerPort": 80, "hostPort": 8080}]}
+        ],
+        "sidecars": [
+            {"name": "s", "image": "s:1", "ports": [{"containerPort": 80, "hostPort": 8080}]}
         ],
     },
     "one host port over two protocols or two host IPs": {
