@@ -4,7 +4,8 @@ Kubernetes' pod validation refuses values its OpenAPI schemas allow: a port past
 an image pull policy it does not know, a file mode past 0777, a subPath that climbs out
 of its volume, a field an env var cannot be read from, a Secret named as no object can
 be. Each rule below is one of them, as the schema it adds to its type and the words a
-refusal says instead of the validator's. kube_schemas applies them with the types.
+refusal says instead of the validator's; a container's probes and hooks have theirs in
+probe_rules, taken in here. kube_schemas applies them with the types.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from function.models import names
+from function.resolve import probe_rules
 
 # A path never through `..`; inside a volume, relative as well.
 _NO_BACKSTEPS = r"^(?!(.*/)?\.\.(/|$))"
@@ -42,56 +44,30 @@ _VOLUME_FIELDS = rf"^(metadata\.(name|namespace|uid|labels|annotations)|{_ONE_LA
 # The one API version a field of the pod is read by.
 _V1 = {"enum": [None, "", "v1"]}
 _V1_SAID = "v1 (or empty)"
-_PORT = {"minimum": 1, "maximum": 65535}
-_PORT_NAME = r"^(?!.*--)(?=.*[a-z])[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$"
-_PORT_NAME_SAID = (
-    "at most 15 lowercase letters, digits and single '-', with a letter, not starting or ending "
-    "with '-'"
-)
-# A probe's or a lifecycle hook's port: a number, or the name of one of the container's ports.
-_PORT_OR_NAME = {"anyOf": [{"type": "integer", **_PORT}, {"type": "string", "pattern": _PORT_NAME}]}
-_PORT_OR_NAME_SAID = f"a port from 1 to 65535, or a port's name: {_PORT_NAME_SAID}"
-_COUNTS = {"minimum": 0}
-_COUNT_SAID = "0 or more"
-# The API server defaults a probe's successThreshold of 0 to 1.
-_ONE_SUCCESS = {"properties": {"successThreshold": {"maximum": 1}}}
-
-
-def _exactly_one(*fields: str) -> dict[str, Any]:
-    """A schema that holds an object (not a null one) to exactly one of `fields`, set."""
-    return {
-        "if": {"type": "object"},
-        "then": {
-            "oneOf": [
-                {"required": [field], "properties": {field: {"type": "object"}}} for field in fields
-            ]
-        },
-    }
-
-
 # Kubernetes type → (the schema it adds, what each of its properties must be; what the
 # object as a whole must be under "", after "must be").
 RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
+    **probe_rules.RULES,
     "ContainerPort": (
         {
             "properties": {
-                "containerPort": _PORT,
+                "containerPort": probe_rules.PORT,
                 "hostPort": {"minimum": 0, "maximum": 65535},
-                "name": {"pattern": _PORT_NAME},
+                "name": {"pattern": probe_rules.PORT_NAME},
             }
         },
         {
             "containerPort": "a port from 1 to 65535",
             "hostPort": "0 or a port from 1 to 65535",
-            "name": _PORT_NAME_SAID,
+            "name": probe_rules.PORT_NAME_SAID,
         },
     ),
     "Container": (
         {
             "properties": {
                 "imagePullPolicy": {"enum": [None, "", "Always", "IfNotPresent", "Never"]},
-                "livenessProbe": _ONE_SUCCESS,
-                "startupProbe": _ONE_SUCCESS,
+                "livenessProbe": probe_rules.ONE_SUCCESS,
+                "startupProbe": probe_rules.ONE_SUCCESS,
                 "readinessProbe": {
                     "properties": {"terminationGracePeriodSeconds": {"type": "null"}}
                 },
@@ -103,61 +79,10 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "terminationGracePeriodSeconds": "unset on a readiness probe",
         },
     ),
-    "Probe": (
-        {
-            "properties": {
-                "initialDelaySeconds": _COUNTS,
-                "timeoutSeconds": _COUNTS,
-                "periodSeconds": _COUNTS,
-                "successThreshold": _COUNTS,
-                "failureThreshold": _COUNTS,
-                "terminationGracePeriodSeconds": {"minimum": 1},
-            },
-            **_exactly_one("exec", "httpGet", "tcpSocket", "grpc"),
-        },
-        {
-            "": "set with exactly one handler: exec, httpGet, tcpSocket or grpc",
-            "initialDelaySeconds": _COUNT_SAID,
-            "timeoutSeconds": _COUNT_SAID,
-            "periodSeconds": _COUNT_SAID,
-            "successThreshold": _COUNT_SAID,
-            "failureThreshold": _COUNT_SAID,
-            "terminationGracePeriodSeconds": "1 or more, when set (and unset on a readiness probe)",
-        },
-    ),
-    "LifecycleHandler": (
-        _exactly_one("exec", "httpGet", "tcpSocket", "sleep"),
-        {"": "set with exactly one handler: exec, httpGet, tcpSocket or sleep"},
-    ),
-    "ExecAction": (
-        {"required": ["command"], "properties": {"command": {"type": "array", "minItems": 1}}},
-        {"command": "a command of at least one word", "": "set with a command"},
-    ),
-    "HTTPGetAction": (
-        {
-            "properties": {
-                "port": _PORT_OR_NAME,
-                "scheme": {"enum": [None, "", "HTTP", "HTTPS"]},
-            }
-        },
-        {"port": _PORT_OR_NAME_SAID, "scheme": "HTTP or HTTPS"},
-    ),
-    "TCPSocketAction": (
-        {"properties": {"port": _PORT_OR_NAME}},
-        {"port": _PORT_OR_NAME_SAID},
-    ),
-    "GRPCAction": (
-        {"properties": {"port": _PORT}},
-        {"port": "a port from 1 to 65535"},
-    ),
-    "SleepAction": (
-        {"properties": {"seconds": {"minimum": 0}}},
-        {"seconds": _COUNT_SAID},
-    ),
     "EnvFromSource": (
         {
             "properties": {"prefix": {"pattern": r"^[ -<>-~]*$"}},
-            **_exactly_one("configMapRef", "secretRef"),
+            **probe_rules.exactly_one("configMapRef", "secretRef"),
         },
         {
             "": "set with exactly one source: configMapRef or secretRef",
@@ -271,10 +196,6 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
         },
         {"resource": "limits. or requests. and cpu, memory, ephemeral-storage or hugepages-<size>"},
     ),
-    "HTTPHeader": (
-        {"properties": {"name": {"pattern": r"^[-A-Za-z0-9]+$"}}},
-        {"name": "a header name: letters, digits and '-'"},
-    ),
     **{
         source: (
             {"properties": {"name": _OBJECT_NAME}, "required": ["name"]},
@@ -292,9 +213,8 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
 }
 
 
-# Fields the strict schemas require but the API server takes absent: Go reads the zero
-# value, which it accepts (a hook's sleep of 0 seconds, a header's empty value).
-OPTIONAL: dict[str, tuple[str, ...]] = {"SleepAction": ("seconds",), "HTTPHeader": ("value",)}
+# Fields the strict schemas require but the API server takes absent.
+OPTIONAL = probe_rules.OPTIONAL
 
 
 def said(schema_path: list[str | int], prefix: str) -> tuple[str, str] | None:
