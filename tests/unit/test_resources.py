@@ -219,3 +219,90 @@ def test_the_quantity_and_name_caches_never_change_an_answer() -> None:
     assert quantity.parse("1" * 100) == Decimal("1" * 100)
     assert "is not a valid resource name" in refusal({"resources": {"limits": {"x" * 400: "1"}}})
     assert (quantity._parse.cache_info().currsize, resources.resource.cache_info().currsize) == kept
+
+
+# (resource, divisor) → taken: the API server compares a divisor's canonical text with
+# `1m`, `1` (cpu) and `1`, `1k`..`1E`, `1Ki`..`1Ei` (memory, storage, huge pages).
+DIVISORS = {
+    ("limits.cpu", "1m"): True,
+    ("limits.cpu", "1"): True,
+    ("requests.cpu", "1000m"): True,  # reads `1`
+    ("limits.cpu", "0.001"): True,  # reads `1m`
+    ("limits.cpu", 1): True,
+    ("limits.cpu", "1e0"): True,  # reads `1`
+    ("limits.cpu", "0"): True,  # unset
+    ("limits.cpu", None): True,
+    ("limits.cpu", "3"): False,
+    ("limits.cpu", "1e-3"): False,  # reads `1e-3`
+    ("limits.cpu", "1k"): False,
+    ("limits.memory", "1Mi"): True,
+    ("limits.memory", "1k"): True,
+    ("limits.memory", "1000"): True,  # reads `1k`
+    ("limits.memory", 1000): True,
+    ("limits.memory", "0.9765625Ki"): True,  # under 1024, read as decimal: `1k`
+    ("requests.ephemeral-storage", "1G"): True,
+    ("limits.hugepages-2Mi", "1Ki"): True,
+    ("limits.memory", "1Ei"): True,
+    ("limits.memory", "1024"): False,  # reads `1024`
+    ("limits.memory", 1048576): False,
+    ("limits.memory", "1e3"): False,  # reads `1e3`
+    ("limits.memory", "2Mi"): False,
+    ("limits.memory", "1m"): False,
+    ("limits.memory", "976.5625Ki"): False,  # a million, in binary: `1000000`
+}
+
+
+@pytest.mark.parametrize(("resource", "divisor", "taken"), [(*k, v) for k, v in DIVISORS.items()])
+def test_a_divisor_is_taken_as_the_api_server_takes_it(
+    resource: str, divisor: object, taken: bool
+) -> None:
+    assert (resources.divisor_problem(resource, divisor) == "") is taken
+
+
+def test_a_divisor_the_api_server_refuses_is_refused_where_the_pod_reads_a_resource() -> None:
+    env = {
+        "name": "MEM",
+        "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1024"}},
+    }
+    for data, where in (
+        ({"env": [env]}, "env[MEM].valueFrom.resourceFieldRef.divisor"),
+        (
+            {"initContainers": [{"name": "i", "image": "i:1", "env": [env]}]},
+            "initContainers[i].env[0].valueFrom.resourceFieldRef.divisor",
+        ),
+        (
+            {"sidecars": [{"name": "s", "image": "s:1", "env": [env]}]},
+            "sidecars[s].env[0].valueFrom.resourceFieldRef.divisor",
+        ),
+        (
+            {
+                "volumes": [
+                    {
+                        "name": "p",
+                        "projected": {
+                            "sources": [
+                                {
+                                    "downwardAPI": {
+                                        "items": [
+                                            {
+                                                "path": "m",
+                                                "resourceFieldRef": {
+                                                    "containerName": "asya-runtime",
+                                                    "resource": "limits.memory",
+                                                    "divisor": "1024",
+                                                },
+                                            }
+                                        ]
+                                    }
+                                }
+                            ]
+                        },
+                    }
+                ]
+            },
+            "volumes[p].projected.sources[0].downwardAPI.items[0].resourceFieldRef.divisor",
+        ),
+    ):
+        rsp = fn.FunctionRunner().answer(support.flavored_request(data)).message()
+        [refused] = support.fatal_messages(rsp)
+        assert f"{where}: 1024 cannot divide memory: a divisor is 1, 1k" in refused, refused
