@@ -44,6 +44,23 @@ _VOLUME_FIELDS = rf"^(metadata\.(name|namespace|uid|labels|annotations)|{_ONE_LA
 # The one API version a field of the pod is read by.
 _V1 = {"enum": [None, "", "v1"]}
 _V1_SAID = "v1 (or empty)"
+# A divisor written as a JSON number reads as a plain decimal quantity (`1000` is `1k`);
+# one written as text is checked by the validator's `cpu-divisor` or `size-divisor`
+# format (kube_schemas), as the API server compares its canonical text.
+CPU_DIVISOR_NUMBERS = (0, 0.001, 1)
+SIZE_DIVISOR_NUMBERS = (0, 1, *(1000**power for power in range(1, 7)))
+
+
+def _divisor(kind: str, numbers: tuple[float, ...]) -> dict[str, Any]:
+    return {
+        "anyOf": [
+            {"type": "null"},
+            {"enum": list(numbers)},
+            {"type": "string", "format": f"{kind}-divisor"},
+        ]
+    }
+
+
 # Kubernetes type → (the schema it adds, what each of its properties must be; what the
 # object as a whole must be under "", after "must be").
 RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
@@ -192,9 +209,24 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
                 "resource": {
                     "pattern": r"^(limits|requests)\.(cpu|memory|ephemeral-storage|hugepages-.+)$"
                 }
-            }
+            },
+            "allOf": [
+                {
+                    "if": {"properties": {"resource": {"pattern": r"\.cpu$"}}},
+                    "then": {"properties": {"divisor": _divisor("cpu", CPU_DIVISOR_NUMBERS)}},
+                },
+                {
+                    "if": {"properties": {"resource": {"pattern": r"\.(?!cpu$)"}}},
+                    "then": {"properties": {"divisor": _divisor("size", SIZE_DIVISOR_NUMBERS)}},
+                },
+            ],
         },
-        {"resource": "limits. or requests. and cpu, memory, ephemeral-storage or hugepages-<size>"},
+        {
+            "resource": "limits. or requests. and cpu, memory, ephemeral-storage or hugepages-<size>",
+            "divisor": "1m or 1 for cpu; 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi or 1Ei "
+            "for memory, storage and huge pages, as the API server reads it (1000 is 1k; 1e3 "
+            "and 1024 are neither)",
+        },
     ),
     **{
         source: (

@@ -39,16 +39,13 @@ NAMES_ALLOWED = (
 )
 
 
-# A divisor of a resource read into an env var or a file: the API server compares its
-# canonical text (`1000` is `1k`, `1e3` stays `1e3`, `1024` stays `1024`) with these.
-CPU_DIVISORS = "1m or 1"
-SIZE_DIVISORS = "1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi or 1Ei"
+# The divisors, past 1, the API server takes for memory, storage and huge pages, by value.
 _THOUSANDS = frozenset(Decimal(1000) ** power for power in range(1, 7))
 _KIBIS = frozenset(Decimal(1024) ** power for power in range(1, 7))
 
 
 def check(origin: Provenance) -> None:
-    """Refuse the first container `resources`, or divisor of one, the API server would refuse.
+    """Refuse the first container `resources` the API server would refuse.
 
     Raises:
         FlavorError: (or its SpecError form) naming the path and where it came from.
@@ -58,13 +55,6 @@ def check(origin: Provenance) -> None:
         found = pod.value_at(origin.data, loc)
         if isinstance(found, Mapping):
             _requirements(origin, loc, found)
-    for selector in _resource_selectors(origin.data):
-        chosen = pod.value_at(origin.data, selector)
-        if not isinstance(chosen, Mapping):
-            continue
-        name, divisor = chosen.get("resource"), chosen.get("divisor")
-        if isinstance(name, str) and (problem := divisor_problem(name, divisor)):
-            raise origin.refuse((*selector, "divisor"), problem)
     for index, volume in enumerate(origin.data.get("volumes") or []):
         limit = pod.value_at(volume, ("emptyDir", "sizeLimit"))
         amount = quantity.parse(limit) if limit is not None else None
@@ -73,48 +63,21 @@ def check(origin: Provenance) -> None:
             raise origin.refuse(where, f"{_shown(limit)} is negative; a size limit is 0 or more")
 
 
-def divisor_problem(resource: str, divisor: object) -> str:
-    """Why the API server refuses a divisor for a resource ('' when it takes it, or it is unset)."""
+def divisor_taken(kind: str, divisor: object) -> bool:
+    """Whether the API server takes a divisor of a cpu or other ("memory") resource.
+
+    It compares the divisor's canonical text with its sets; 0 is unset, and 1 reads `1`.
+    """
     amount = quantity.parse(divisor)
     if amount is None or amount in (0, 1):
-        return ""  # no quantity: the schema's format refuses it; 0 is unset; 1 reads `1`
+        return amount is not None
     written = quantity.form(divisor)
-    kind = resource.partition(".")[2]
     if kind == "cpu":
-        taken = amount == Decimal("0.001") and written != "exponent"
-        allowed = CPU_DIVISORS
-    elif kind in STANDARD or kind.startswith(HUGE_PAGES):
-        # A binary quantity under 1024 reads as a decimal one (`0.9765625Ki` is `1k`).
-        taken = (
-            amount in _THOUSANDS
-            and (written == "decimal" or (written == "binary" and amount < 1024))
-        ) or (amount in _KIBIS and written == "binary")
-        allowed = SIZE_DIVISORS
-    else:
-        return ""
-    return "" if taken else f"{_shown(divisor)} cannot divide {kind}: a divisor is {allowed}"
-
-
-def _resource_selectors(data: Mapping[str, Any]) -> list[Loc]:
-    """Where the pod reads a container's resource: env vars, and downward API files."""
-    found: list[Loc] = []
-    for place in pod.container_places(data):
-        env = pod.value_at(data, (*place, "env"))
-        for index in range(len(env) if isinstance(env, list) else 0):
-            found.append((*place, "env", index, "valueFrom", "resourceFieldRef"))
-    volumes = data.get("volumes")
-    for index, volume in enumerate(volumes if isinstance(volumes, list) else []):
-        files: list[Loc] = [("downwardAPI", "items")]
-        sources = pod.value_at(volume, ("projected", "sources"))
-        files += [
-            ("projected", "sources", at, "downwardAPI", "items")
-            for at in range(len(sources) if isinstance(sources, list) else 0)
-        ]
-        for where in files:
-            items = pod.value_at(volume, where)
-            for at in range(len(items) if isinstance(items, list) else 0):
-                found.append(("volumes", index, *where, at, "resourceFieldRef"))
-    return found
+        return amount == Decimal("0.001") and written != "exponent"
+    # A binary quantity under 1024 reads as a decimal one (`0.9765625Ki` is `1k`).
+    return (
+        amount in _THOUSANDS and (written == "decimal" or (written == "binary" and amount < 1024))
+    ) or (amount in _KIBIS and written == "binary")
 
 
 def is_extended(name: str) -> bool:

@@ -229,6 +229,8 @@ DIVISORS = {
     ("requests.cpu", "1000m"): True,  # reads `1`
     ("limits.cpu", "0.001"): True,  # reads `1m`
     ("limits.cpu", 1): True,
+    ("limits.cpu", 0.001): True,  # a JSON number reads `0.001`: `1m`
+    ("limits.cpu", 2): False,
     ("limits.cpu", "1e0"): True,  # reads `1`
     ("limits.cpu", "0"): True,  # unset
     ("limits.cpu", None): True,
@@ -256,7 +258,17 @@ DIVISORS = {
 def test_a_divisor_is_taken_as_the_api_server_takes_it(
     resource: str, divisor: object, taken: bool
 ) -> None:
-    assert (resources.divisor_problem(resource, divisor) == "") is taken
+    env = {
+        "name": "R",
+        "valueFrom": {"resourceFieldRef": {"resource": resource, "divisor": divisor}},
+    }
+    rsp = fn.FunctionRunner().answer(support.flavored_request({"env": [env]})).message()
+    refused = support.fatal_messages(rsp)
+    assert (
+        not refused
+        if taken
+        else "valueFrom.resourceFieldRef.divisor: must be 1m or 1" in refused[0]
+    )
 
 
 def test_a_divisor_the_api_server_refuses_is_refused_where_the_pod_reads_a_resource() -> None:
@@ -265,14 +277,14 @@ def test_a_divisor_the_api_server_refuses_is_refused_where_the_pod_reads_a_resou
         "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1024"}},
     }
     for data, where in (
-        ({"env": [env]}, "env[MEM].valueFrom.resourceFieldRef.divisor"),
+        ({"env": [env]}, "env[MEM]: valueFrom.resourceFieldRef.divisor"),
         (
             {"initContainers": [{"name": "i", "image": "i:1", "env": [env]}]},
-            "initContainers[i].env[0].valueFrom.resourceFieldRef.divisor",
+            "initContainers[i]: env[0].valueFrom.resourceFieldRef.divisor",
         ),
         (
             {"sidecars": [{"name": "s", "image": "s:1", "env": [env]}]},
-            "sidecars[s].env[0].valueFrom.resourceFieldRef.divisor",
+            "sidecars[s]: env[0].valueFrom.resourceFieldRef.divisor",
         ),
         (
             {
@@ -300,9 +312,9 @@ def test_a_divisor_the_api_server_refuses_is_refused_where_the_pod_reads_a_resou
                     }
                 ]
             },
-            "volumes[p].projected.sources[0].downwardAPI.items[0].resourceFieldRef.divisor",
+            "volumes[p]: projected.sources[0].downwardAPI.items[0].resourceFieldRef.divisor",
         ),
     ):
         rsp = fn.FunctionRunner().answer(support.flavored_request(data)).message()
         [refused] = support.fatal_messages(rsp)
-        assert f"{where}: 1024 cannot divide memory: a divisor is 1, 1k" in refused, refused
+        assert f"{where}: must be 1m or 1 for cpu; 1, 1k" in refused, refused
