@@ -12,12 +12,11 @@ from typing import Any
 
 from function.errors import FlavorError
 from function.models import pod
+from function.models.pod import Loc
 from function.resolve.provenance import Provenance
 
 # Kubernetes 1.34+ accepts any printable ASCII but "=" in an env var name.
 ENV_NAME = re.compile(r"^[ -<>-~]+$")
-
-Loc = tuple[str | int, ...]
 
 
 def problem(name: Any) -> str:

@@ -22,9 +22,8 @@ from decimal import ROUND_UP, Decimal
 from typing import Any
 
 from function.models import names, pod, quantity
+from function.models.pod import Loc
 from function.resolve.provenance import Provenance
-
-Loc = pod.Loc
 
 STANDARD = frozenset({"cpu", "memory", "ephemeral-storage"})
 HUGE_PAGES = "hugepages-"
@@ -37,8 +36,6 @@ NAMES_ALLOWED = (
     "cpu, memory, ephemeral-storage, hugepages-<page size>, "
     "or an extended resource named with its domain (example.com/gpu)"
 )
-
-
 # The divisors, past 1, the API server takes for memory, storage and huge pages, by value.
 _THOUSANDS = frozenset(Decimal(1000) ** power for power in range(1, 7))
 _KIBIS = frozenset(Decimal(1024) ** power for power in range(1, 7))

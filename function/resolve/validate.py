@@ -16,11 +16,11 @@ from typing import Any
 from function.errors import FlavorError, SpecError
 from function.models import names, pod, timeouts
 from function.models.input import Input
+from function.models.pod import Loc
 from function.models.spec import Spec
 from function.resolve import env_names, kube_schemas, resources
 from function.resolve.provenance import MAX_PROBLEMS, Provenance
 
-Loc = tuple[str | int, ...]
 # What only a container that keeps running has: an init container, only with restartPolicy Always.
 RUNNING_ONLY = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 
