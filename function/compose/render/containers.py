@@ -163,7 +163,7 @@ def sidecar(plan: Plan) -> dict[str, Any]:
             {"name": pod.TMP_VOLUME, "mountPath": pod.TMP_PATH},
         ],
     }
-    if env_from := transports.of(plan).sidecar_env_from(plan):
+    if env_from := meta.env_from_secret(transports.of(plan).credentials(plan).secret):
         container["envFrom"] = env_from
     if spec.sidecar is not None and spec.sidecar.resources:
         container["resources"] = spec.sidecar.resources

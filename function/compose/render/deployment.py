@@ -46,7 +46,7 @@ def render(plan: Plan) -> dict[str, Any]:
     spec = plan.spec
     grace = timeouts.grace_period_seconds(spec.actor_timeout_seconds)
     template_spec: dict[str, Any] = {"terminationGracePeriodSeconds": grace}
-    if transports.of(plan).uses_irsa(plan):
+    if transports.of(plan).credentials(plan).irsa:
         template_spec["serviceAccountName"] = meta.service_account_name(plan)
     if spec.init_containers:
         template_spec["initContainers"] = [as_data(container) for container in spec.init_containers]

@@ -11,7 +11,7 @@ from typing import Any
 
 from function.compose import observed
 from function.compose.render import meta
-from function.compose.render.transport import QueueState
+from function.compose.render.transport import Credentials, QueueState
 from function.models.plan import Plan
 
 TOPIC = "pubsub-topic"
@@ -143,10 +143,6 @@ class PubSub:
             env.append({"name": "ASYA_PUBSUB_ENDPOINT", "value": settings.endpoint})
         return env
 
-    def sidecar_env_from(self, plan: Plan) -> list[dict[str, Any]]:
-        """None: the sidecar authenticates with Workload Identity (a key file cannot come from envFrom)."""
-        return []
-
-    def uses_irsa(self, plan: Plan) -> bool:
-        """Never: IRSA is AWS's."""
-        return False
+    def credentials(self, plan: Plan) -> Credentials:
+        """Neither: the sidecar authenticates with Workload Identity (a key file cannot come from envFrom)."""
+        return Credentials()

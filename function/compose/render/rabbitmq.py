@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from function.compose.render import meta
-from function.compose.render.transport import QueueState
+from function.compose.render.transport import Credentials, QueueState
 from function.models.plan import Plan
 
 
@@ -55,10 +55,6 @@ class RabbitMQ:
             env.append({"name": "ASYA_RABBITMQ_URL", "value": plan.settings.rabbitmq.url})
         return env
 
-    def sidecar_env_from(self, plan: Plan) -> list[dict[str, Any]]:
-        """Broker credentials from `rabbitmq.credsSecret`, when set."""
-        return meta.env_from_secret(plan.settings.rabbitmq.creds_secret)
-
-    def uses_irsa(self, plan: Plan) -> bool:
-        """Never: RabbitMQ needs no cloud identity."""
-        return False
+    def credentials(self, plan: Plan) -> Credentials:
+        """Broker credentials from `rabbitmq.credsSecret`, when set; no cloud identity."""
+        return Credentials(plan.settings.rabbitmq.creds_secret)

@@ -31,7 +31,7 @@ def role_arn(plan: Plan) -> str:
 
 def render(plan: Plan) -> dict[str, Any] | None:
     """Render the ServiceAccount, or nothing when IRSA is off."""
-    if not transports.of(plan).uses_irsa(plan):
+    if not transports.of(plan).credentials(plan).irsa:
         return None
     if plan.xr.namespaced:
         labels = meta.labels(plan, "serviceaccount")

@@ -9,7 +9,7 @@ from typing import Any
 
 from function.compose import observed
 from function.compose.render import meta
-from function.compose.render.transport import QueueState
+from function.compose.render.transport import Credentials, QueueState
 from function.errors import InputError
 from function.models import pod
 from function.models.plan import Plan
@@ -209,10 +209,6 @@ class SQS:
             env.append({"name": "ASYA_SQS_ENDPOINT", "value": plan.settings.sidecar.sqs_endpoint})
         return env
 
-    def sidecar_env_from(self, plan: Plan) -> list[dict[str, Any]]:
-        """AWS keys from `sidecar.awsCredsSecret`, when set."""
-        return meta.env_from_secret(plan.settings.sidecar.aws_creds_secret)
-
-    def uses_irsa(self, plan: Plan) -> bool:
-        """IRSA when the Input enables it."""
-        return plan.settings.irsa.enabled
+    def credentials(self, plan: Plan) -> Credentials:
+        """AWS keys from `sidecar.awsCredsSecret` when set, and IRSA when the Input enables it."""
+        return Credentials(plan.settings.sidecar.aws_creds_secret, irsa=plan.settings.irsa.enabled)

@@ -27,6 +27,16 @@ class QueueState:
     warning: str = ""
 
 
+@dataclass(frozen=True)
+class Credentials:
+    """How the actor's sidecar proves who it is to the broker."""
+
+    # A Secret whose keys the sidecar reads as its env ('' when none).
+    secret: str = ""
+    # The actor's pods run as the IRSA ServiceAccount (AWS's pod identity).
+    irsa: bool = False
+
+
 class Transport(Protocol):
     """One transport's part of an actor."""
 
@@ -53,8 +63,5 @@ class Transport(Protocol):
     def sidecar_env(self, plan: Plan) -> list[dict[str, Any]]:
         """The sidecar's transport settings."""
 
-    def sidecar_env_from(self, plan: Plan) -> list[dict[str, Any]]:
-        """Secrets the sidecar reads its credentials from."""
-
-    def uses_irsa(self, plan: Plan) -> bool:
-        """Whether the actor's pods get the IRSA ServiceAccount."""
+    def credentials(self, plan: Plan) -> Credentials:
+        """Where the sidecar's credentials come from: a Secret, the pod's identity, or neither."""

@@ -62,6 +62,34 @@ def test_rabbitmq_hands_the_sidecar_its_url_and_credentials_when_set() -> None:
     assert sidecar(rendered)["envFrom"] == [{"secretRef": {"name": "creds"}}]
 
 
+# Each transport's credentials: a Secret the sidecar reads as env, the IRSA
+# ServiceAccount (AWS's alone), or neither; the Input sets both kinds everywhere.
+CREDENTIALS = {
+    "irsa": {"enabled": True},
+    "sidecar": {"awsCredsSecret": "aws-keys"},
+    "rabbitmq": {"credsSecret": "broker-creds"},
+}
+
+
+@pytest.mark.parametrize(
+    ("transport", "env_from", "service_account"),
+    [
+        ({}, [{"secretRef": {"name": "aws-keys"}}], True),
+        (RABBITMQ, [{"secretRef": {"name": "broker-creds"}}], False),
+        (PUBSUB, None, False),
+    ],
+    ids=["sqs", "rabbitmq", "pubsub"],
+)
+def test_each_transport_hands_the_sidecar_its_own_credentials_only(
+    transport: dict[str, Any], env_from: list[dict[str, Any]] | None, service_account: bool
+) -> None:
+    rendered = render.render_all(plan(settings=CREDENTIALS | transport))
+    assert sidecar(rendered).get("envFrom") == env_from
+    pod_spec = manifest(rendered["deployment"])["spec"]["template"]["spec"]
+    assert ("serviceAccountName" in pod_spec) is service_account
+    assert ("serviceaccount" in rendered) is service_account
+
+
 def test_rabbitmq_status_reports_the_queue_ready_with_its_identifier() -> None:
     actor = plan(settings=RABBITMQ)
     report = status.derive(actor, render.render_all(actor))
