@@ -308,3 +308,11 @@ def secure_channel(address: str, ca: bytes, cert: bytes | None, key: bytes | Non
         root_certificates=ca, private_key=key, certificate_chain=cert
     )
     return grpc.secure_channel(address, credentials)
+
+
+def yaml_bomb(levels: int = 9) -> str:
+    """A few hundred bytes of YAML whose aliases expand to 10**levels strings."""
+    lines = ["l0: &l0 [" + ", ".join(["x"] * 10) + "]"]
+    for level in range(1, levels):
+        lines.append(f"l{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"

@@ -4,6 +4,15 @@ go-yaml v2 (which kubectl and sigs.k8s.io/yaml use) keeps a timestamp-like scala
 string when it decodes into an untyped value, "for backward compatibility" (its
 decode.go), and what it reads then goes through JSON, which holds nothing else: no
 bytes (`!!binary`), sets, non-string map keys or infinite numbers.
+
+A few hundred bytes of anchors and aliases can stand for billions of values (a "YAML
+bomb"); a team's ConfigMap must not make the function walk them. go-yaml v2 (since
+v2.2.8) refuses a document whose values come mostly from expanding aliases: past 100
+values read through aliases and 1,000 in all, more than 99 % of them through aliases
+up to 400,000 values, a share that falls evenly to 10 % at 4,000,000. The same rule
+holds here, counted on the parsed document before anything is built from it, so the
+count stops where the rule does; an alias inside the value it names (which Go refuses
+too) never ends, and is refused as well.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import yaml
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
@@ -29,18 +39,104 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+class ExcessiveAliasingError(yaml.YAMLError):
+    """A document whose aliases expand to far more values than it writes."""
+
+
+# go-yaml v2's bounds: the share of values read through aliases a document may have,
+# 99 % up to LOW values in all, falling evenly to 10 % at HIGH.
+LOW, HIGH = 400_000, 4_000_000
+MIN_ALIASED, MIN_VALUES = 100, 1_000
+
+
+def _allowed_share(values: int) -> float:
+    if values <= LOW:
+        return 0.99
+    if values >= HIGH:
+        return 0.10
+    return 0.99 - 0.89 * (values - LOW) / (HIGH - LOW)
+
+
+def _check_aliasing(document: Node) -> None:
+    """Refuse a document go-yaml v2 would refuse for its aliases, counting as it decodes.
+
+    The parser gives every alias the node its anchor names, so a node met a second
+    time is an alias being expanded, as is everything under it.
+
+    Raises:
+        ExcessiveAliasingError: at the first value past go-yaml v2's bounds.
+    """
+    values = aliased = 0
+    seen: set[int] = set()
+    # The maps and lists being read, from the document down to the current value.
+    open_nodes: set[int] = set()
+    # (node, read through an alias); None closes the innermost open node.
+    stack: list[tuple[Node, bool] | None] = [(document, False)]
+    path: list[int] = []
+    while stack:
+        entry = stack.pop()
+        if entry is None:
+            open_nodes.discard(path.pop())
+            continue
+        node, through_alias = entry
+        if id(node) in open_nodes:
+            raise ExcessiveAliasingError("an alias stands inside the value its anchor names")
+        through_alias = through_alias or id(node) in seen
+        seen.add(id(node))
+        values += 1
+        aliased += through_alias
+        if (
+            aliased > MIN_ALIASED
+            and values > MIN_VALUES
+            and aliased / values > _allowed_share(values)
+        ):
+            raise ExcessiveAliasingError(
+                "the document contains excessive aliasing: its aliases expand to far more "
+                "values than it writes"
+            )
+        if isinstance(node, MappingNode | SequenceNode):
+            open_nodes.add(id(node))
+            path.append(id(node))
+            stack.append(None)
+            children = (
+                [part for pair in node.value for part in pair]
+                if isinstance(node, MappingNode)
+                else node.value
+            )
+            stack.extend((child, through_alias) for child in reversed(children))
+
+
 def load(text: str) -> Any:
     """Load one YAML document, keeping timestamps as strings.
 
     Raises:
-        yaml.YAMLError: when the text is not YAML.
+        yaml.YAMLError: when the text is not YAML, or its aliases expand too far.
     """
-    return yaml.load(text, Loader=_Loader)  # noqa: S506  # _Loader is a SafeLoader
+    loader = _Loader(text)
+    try:
+        document = loader.get_single_node()
+        if document is None:
+            return None
+        _check_aliasing(document)
+        return loader.construct_document(document)
+    finally:
+        loader.dispose()
 
 
 def load_all(text: str) -> Iterator[Any]:
-    """Load every YAML document of a text, keeping timestamps as strings."""
-    return yaml.load_all(text, Loader=_Loader)  # _Loader is a SafeLoader
+    """Load every YAML document of a text, keeping timestamps as strings.
+
+    Raises:
+        yaml.YAMLError: when the text is not YAML, or a document's aliases expand too far.
+    """
+    loader = _Loader(text)
+    try:
+        while loader.check_node():
+            document = loader.get_node()
+            _check_aliasing(document)
+            yield loader.construct_document(document)
+    finally:
+        loader.dispose()
 
 
 def not_json(data: Any) -> str:

@@ -174,6 +174,10 @@ def from_config_map(name: str, namespace: str, body: Mapping[str, Any]) -> Flavo
         )
     try:
         spec: Any = yaml_text.load(text)
+    except yaml_text.ExcessiveAliasingError as exc:
+        raise FlavorError(
+            f'invalid flavor data: flavor "{name}": {where}: {FLAVOR_FILE}: {exc}'
+        ) from None
     except yaml.YAMLError as exc:
         problem = str(exc).splitlines()[0]
         raise FlavorError(

@@ -335,6 +335,12 @@ def test_xrd_defaults_are_applied_before_rendering(
         pytest.param("xr", "a: [unclosed", "cannot parse", id="xr-not-yaml"),
         pytest.param("xr", "just: a map\n", "is not a Kubernetes object", id="xr-no-kind"),
         pytest.param(
+            "xr",
+            "apiVersion: v1\nkind: X\n" + support.yaml_bomb(),
+            "contains excessive aliasing",
+            id="xr-yaml-bomb",
+        ),
+        pytest.param(
             "composition",
             "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
             "not a composition: ConfigMap/c",

@@ -11,6 +11,7 @@ import pytest
 from function.errors import FlavorError, MergeConflictError, WaitingForFlavorsError
 from function.resolve import requirements
 from function.resolve import sources as flavor_sources
+from tests import support
 from tests.unit.test_flavors import flavor, resolve
 
 NS = "ml"
@@ -39,6 +40,9 @@ def config_map(
         },
         "data": {"flavor.yaml": text},
     }
+
+
+BOMB = support.yaml_bomb()
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,38 @@ SOURCES = [
         reason="a map key that is no string is no JSON",
         config_maps=[config_map("keys", "resources: {limits: {1: x}}\n")],
         error="flavor.yaml: resources.limits.1: not a value JSON holds",
+    ),
+    SourceCase(
+        reason="aliases that expand a small text into billions of values (a YAML bomb)",
+        config_maps=[config_map("keys", BOMB)],
+        error="ConfigMap ml/keys: flavor.yaml: the document contains excessive aliasing",
+    ),
+    SourceCase(
+        reason="an alias inside the value its anchor names",
+        config_maps=[config_map("keys", "nodeSelector: &s {inner: *s}\n")],
+        error="ConfigMap ml/keys: flavor.yaml: an alias stands inside the value its anchor names",
+    ),
+    SourceCase(
+        reason="aliases that repeat a map a few times are read as go-yaml v2 reads them",
+        config_maps=[
+            config_map(
+                "keys",
+                "resources: &r {limits: {cpu: '1'}}\n"
+                "sidecar: {resources: *r}\n"
+                "stateProxy: [{name: s, mount: {path: /s}, connector: {image: c, resources: *r}}]\n",
+            )
+        ],
+        data={
+            "resources": {"limits": {"cpu": "1"}},
+            "sidecar": {"resources": {"limits": {"cpu": "1"}}},
+            "stateProxy": [
+                {
+                    "name": "s",
+                    "mount": {"path": "/s"},
+                    "connector": {"image": "c", "resources": {"limits": {"cpu": "1"}}},
+                }
+            ],
+        },
     ),
     SourceCase(
         reason="an infinite number is no JSON",
