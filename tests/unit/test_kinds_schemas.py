@@ -123,6 +123,105 @@ def test_a_value_the_schema_refuses_is_refused_naming_the_field_and_flavor(
     assert message.endswith('(from flavor "shape")')
 
 
+KEDA_REFUSES = [
+    pytest.param(
+        {"scaling": {"additionalTriggers": [{"type": "cron", "name": "queue", "metadata": {}}]}},
+        "scaling.additionalTriggers[0]: name 'queue' is the actor's own trigger on its queue",
+        id="a trigger named as the actor's own",
+    ),
+    pytest.param(
+        {
+            "scaling": {
+                "additionalTriggers": [
+                    {"type": "cron", "name": "a", "metadata": {}},
+                    {"type": "cron", "name": "b", "metadata": {}},
+                    {"type": "cpu", "name": "a", "metadata": {"value": "50"}},
+                ]
+            }
+        },
+        "scaling.additionalTriggers: each trigger's name must be unique (KEDA refuses the "
+        "ScaledObject): 'a' named twice",
+        id="two triggers of one name",
+    ),
+    pytest.param(
+        {
+            "scaling": {
+                "additionalTriggers": [
+                    {"type": "memory", "useCachedMetrics": True, "metadata": {"value": "50"}}
+                ]
+            }
+        },
+        "scaling.additionalTriggers[0]: useCachedMetrics: KEDA caches no metrics of the "
+        "memory scaler",
+        id="cached metrics of a memory trigger",
+    ),
+    pytest.param(
+        {"scaling": {"advanced": {"formula": "queue", "target": "5", "metricType": "Utilization"}}},
+        "scaling.advanced.metricType: Input should be 'AverageValue' or 'Value'",
+        id="a formula's metric type KEDA's CRD does not list",
+    ),
+    pytest.param(
+        {"scaling": {"advanced": {"target": "5", "metricType": "Value"}}},
+        "scaling.advanced: target and metricType take effect only with formula",
+        id="a target without a formula (not rendered before)",
+    ),
+    pytest.param(
+        {"scaling": {"advanced": {"formula": "queue", "target": "five"}}},
+        "scaling.advanced: target must be a number above zero, written as text: 'five'",
+        id="a target that is no number",
+    ),
+    pytest.param(
+        {"scaling": {"advanced": {"formula": "queue", "target": "0"}}},
+        "scaling.advanced: target must be a number above zero",
+        id="a target of zero",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "said"), KEDA_REFUSES)
+def test_a_scaled_object_keda_would_refuse_is_refused_naming_the_field_and_flavor(
+    data: dict[str, Any], said: str
+) -> None:
+    message = refusal(data)
+    assert said in message
+    assert message.endswith('(from flavor "shape")')
+
+
+@pytest.mark.parametrize(
+    "scaling",
+    [
+        {
+            "additionalTriggers": [
+                {
+                    "type": "prometheus",
+                    "name": "p",
+                    "useCachedMetrics": True,
+                    "metadata": {"query": "q"},
+                }
+            ]
+        },
+        {
+            "additionalTriggers": [
+                {"type": "cron", "metadata": {}},
+                {"type": "cron", "metadata": {}},
+            ]
+        },
+        {
+            "advanced": {
+                "formula": "queue * 2",
+                "target": "2.5",
+                "activationTarget": "1",
+                "metricType": "Value",
+            }
+        },
+    ],
+    ids=["cached metrics of another scaler", "two unnamed triggers", "a formula with its target"],
+)
+def test_what_keda_takes_renders(scaling: dict[str, Any]) -> None:
+    rsp = fn.FunctionRunner().answer(support.flavored_request({"scaling": scaling})).message()
+    assert support.fatal_messages(rsp) == []
+
+
 LAYERED = [
     (
         {"resources": {"limits": {"cpu": "1"}}},

@@ -6,6 +6,7 @@ from typing import Any
 
 from function.models import pod
 from function.models.plan import Plan
+from function.models.spec import QUEUE_TRIGGER
 
 # Composition resource names: the same as upstream's composition, so a cluster
 # can switch to this function without Crossplane recreating anything.
@@ -72,11 +73,6 @@ def compose(
     }
 
 
-# The name of the ScaledObject's transport trigger (kept stable: an existing
-# ScaledObject is found by it).
-TRIGGER = "queue"
-
-
 def queue_name(plan: Plan) -> str:
     """`asya-<namespace>-<actor>`: the queue, topic or subscription of every transport."""
     return f"asya-{plan.namespace}-{plan.actor}"
@@ -84,7 +80,7 @@ def queue_name(plan: Plan) -> str:
 
 def trigger(kind: str, metadata: dict[str, str], authentication: str | None) -> dict[str, Any]:
     """A KEDA trigger on the actor's queue, authenticated when `authentication` names a TriggerAuthentication."""
-    body: dict[str, Any] = {"type": kind, "name": TRIGGER}
+    body: dict[str, Any] = {"type": kind, "name": QUEUE_TRIGGER}
     if authentication is not None:
         body["authenticationRef"] = {"name": authentication}
     body["metadata"] = metadata

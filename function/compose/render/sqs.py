@@ -13,6 +13,7 @@ from function.compose.render.transport import Credentials, QueueState
 from function.errors import InputError
 from function.models import pod
 from function.models.plan import Plan
+from function.models.spec import QUEUE_TRIGGER
 
 QUEUE = "sqs-queue"
 # SQS queue names: at most 80 characters of letters, digits, hyphens and underscores.
@@ -89,7 +90,7 @@ def known_queue_url(plan: Plan) -> str:
     if url:
         return url
     for trigger in observed.triggers(plan.observed.get(meta.SCALED_OBJECT)):
-        if isinstance(trigger, Mapping) and trigger.get("name") == meta.TRIGGER:
+        if isinstance(trigger, Mapping) and trigger.get("name") == QUEUE_TRIGGER:
             metadata = trigger.get("metadata")
             existing = metadata.get("queueURL") if isinstance(metadata, Mapping) else None
             if isinstance(existing, str) and existing:
