@@ -22,6 +22,12 @@ LABEL_KEY = f"^{QUALIFIED_NAME}$"
 ANNOTATION_KEY = f"({_SUBDOMAIN.replace('a-z', 'a-zA-Z')}/)?{_NAME_PART}"
 # A toleration's key: a label key, or empty for every key.
 TOLERATION_KEY = f"^(({_SUBDOMAIN}/)?{_NAME_PART})?$"
+# A key of a Secret or ConfigMap.
+CONFIG_KEY = r"^(?!\.\.)(?!\.$)[-._a-zA-Z0-9]+$"
+CONFIG_KEY_WORDS = "a key: letters, digits, '-', '_' and '.', not starting with '..'"
+OBJECT_NAME_WORDS = (
+    f"an object name: lowercase letters, digits, '-' and '.', at most {MAX_OBJECT_NAME} characters"
+)
 # What each pattern above asks for, in the words a refusal says.
 PATTERN_WORDS = {
     LABEL_VALUE: (
@@ -40,6 +46,7 @@ _LABEL = re.compile(DNS_LABEL)
 _OBJECT_NAME = re.compile(OBJECT_NAME)
 _LABEL_KEY = re.compile(LABEL_KEY)
 _LABEL_VALUE = re.compile(LABEL_VALUE)
+_CONFIG_KEY = re.compile(CONFIG_KEY)
 
 
 def label_value_problem(value: str) -> str:
@@ -65,3 +72,8 @@ def is_qualified_name(name: str) -> bool:
     """Whether a name is qualified (`memory`, `nvidia.com/gpu`): a DNS subdomain and `/` may lead."""
     prefix, _, _ = name.rpartition("/")
     return len(prefix) <= MAX_OBJECT_NAME and _LABEL_KEY.fullmatch(name) is not None
+
+
+def is_config_key(key: str) -> bool:
+    """Whether a string can be a key of a Secret or ConfigMap."""
+    return len(key) <= MAX_OBJECT_NAME and _CONFIG_KEY.fullmatch(key) is not None

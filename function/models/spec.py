@@ -88,12 +88,26 @@ class SecretKey(_Spec):
     key: str = Field(min_length=1)
     env_var: str = Field(min_length=1)
 
+    @field_validator("key")
+    @classmethod
+    def _a_key(cls, key: str) -> str:
+        if not names.is_config_key(key):
+            raise ValueError(f"not {names.CONFIG_KEY_WORDS}")
+        return key
+
 
 class SecretRef(_Spec):
     """Keys of one Secret mapped to environment variables."""
 
     secret_name: str = Field(min_length=1)
     keys: list[SecretKey] = Field(min_length=1)
+
+    @field_validator("secret_name")
+    @classmethod
+    def _an_object_name(cls, name: str) -> str:
+        if not names.is_object_name(name):
+            raise ValueError(f"not {names.OBJECT_NAME_WORDS}")
+        return name
 
 
 class Advanced(_Spec):

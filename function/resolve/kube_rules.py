@@ -23,12 +23,9 @@ _MODE_SAID = "a file mode from 0 to 0777 (511 in decimal)"
 _FILE_PATH = {"pattern": _DESCENDING + r"(?!\.\.)[\s\S]+$"}
 _FILE_PATH_SAID = "a relative path inside the volume: not starting with '/' or '..', no '..'"
 _OBJECT_NAME = {"pattern": names.OBJECT_NAME, "maxLength": names.MAX_OBJECT_NAME}
-_OBJECT_NAME_SAID = (
-    f"an object name: lowercase letters, digits, '-' and '.', at most {names.MAX_OBJECT_NAME} "
-    "characters"
-)
-_KEY = {"pattern": r"^(?!\.\.)(?!\.$)[-._a-zA-Z0-9]+$", "maxLength": names.MAX_OBJECT_NAME}
-_KEY_SAID = "a key: letters, digits, '-', '_' and '.', not starting with '..'"
+_OBJECT_NAME_SAID = names.OBJECT_NAME_WORDS
+_KEY = {"pattern": names.CONFIG_KEY, "maxLength": names.MAX_OBJECT_NAME}
+_KEY_SAID = names.CONFIG_KEY_WORDS
 # One label or annotation, by a key the API server takes (a qualified name).
 _ONE_LABEL = (
     rf"metadata\.labels\['{names.QUALIFIED_NAME}'\]"

@@ -506,6 +506,18 @@ REFUSED = {
         "initContainers[i].ports[1].hostPort: the host port 8080/TCP is taken by another port of "
         "the init container",
     ),
+    "a secretRefs Secret whose name is no object name": (
+        {"secretRefs": [{"secretName": "My_Secret", "keys": [{"key": "t", "envVar": "T"}]}]},
+        "secretRefs[My_Secret].secretName: not an object name",
+    ),
+    "a secretRefs key that is no key": (
+        {"secretRefs": [{"secretName": "s", "keys": [{"key": "a b", "envVar": "T"}]}]},
+        "secretRefs[s].keys[T].key: not a key",
+    ),
+    "a secretRefs key '..'": (
+        {"secretRefs": [{"secretName": "s", "keys": [{"key": "..", "envVar": "T"}]}]},
+        "secretRefs[s].keys[T].key: not a key",
+    ),
 }
 
 
@@ -519,6 +531,9 @@ def test_what_the_api_server_refuses_is_refused_naming_the_field_and_flavor(
 
 
 ACCEPTED = {
+    "a secretRefs Secret and key of dots, dashes and underscores": {
+        "secretRefs": [{"secretName": "team.keys-1", "keys": [{"key": ".env_A-1", "envVar": "A"}]}]
+    },
     "a toleration of every taint": {"tolerations": [{"operator": "Exists"}]},
     "a toleration with an empty value": {"tolerations": [{"key": "a", "operator": "Equal"}]},
     "empty operator (Equal) and effect (every effect)": {
