@@ -37,13 +37,24 @@ from tests.unit.test_tools import lint_json, write
         (".5s", 0.5),
         ("1us", 1e-6),
         ("1µs", 1e-6),
+        ("5.s", 5),
+        # The longest an int64 of nanoseconds holds; a negative one may be 1 ns longer.
+        ("2562047h47m16.854775807s", 9223372036.854775807),
+        ("-2562047h47m16.854775808s", -9223372036.854775808),
     ],
 )
 def test_go_durations_read_as_go_reads_them(text: str, seconds: float) -> None:
     assert durations.go_duration_seconds(text) == pytest.approx(seconds)
 
 
-@pytest.mark.parametrize("text", ["10", "5 minutes", "1d", "", "m", ".s", "1h 30m", "5M"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("10", "5 minutes", "1d", "", "m", ".s", "1h 30m", "5M", "1e3s"),
+        # Past an int64 of nanoseconds: Go refuses it, and the sidecar would not start.
+        *("9999999999h", "2562047h47m16.854775808s"),
+    ],
+)
 def test_what_go_refuses_is_not_a_duration(text: str) -> None:
     with pytest.raises(ValueError, match="time: invalid duration"):
         durations.go_duration_seconds(text)
@@ -64,6 +75,8 @@ def test_an_actor_timeout_the_sidecar_would_refuse_is_refused_naming_it() -> Non
         _resolve({"resiliency": {"actorTimeout": "10 minutes"}})
     with pytest.raises(SpecError, match=r"resiliency\.actorTimeout: .*longer than zero"):
         _resolve({"resiliency": {"actorTimeout": "0s"}})
+    with pytest.raises(SpecError, match=r"resiliency\.actorTimeout: .*at most 2562047h47m16"):
+        _resolve({"resiliency": {"actorTimeout": "9999999999h"}})
 
 
 def _grace(spec: dict[str, Any]) -> int:
