@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import posixpath
 import re
 from datetime import timedelta
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -19,7 +21,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from function.errors import InputError
-from function.models import messages
+from function.models import messages, names, pod
 
 API_VERSION: Final = "asya.fn.crossplane.io/v1beta1"
 KIND: Final = "Input"
@@ -37,6 +39,39 @@ GCP_PROJECT = r"^([a-z][a-z0-9-]{4,28}[a-z0-9])?$"
 # Pub/Sub's longest ack deadline.
 MAX_ACK_DEADLINE = 600
 _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
+
+
+def _object_name(value: Any) -> Any:
+    if isinstance(value, str) and not names.is_object_name(value):
+        raise ValueError(f"{value!r} is not {names.OBJECT_NAME_WORDS}")
+    return value
+
+
+def _key(value: Any) -> Any:
+    if isinstance(value, str) and not names.is_config_key(value):
+        raise ValueError(f"{value!r} is not {names.CONFIG_KEY_WORDS}")
+    return value
+
+
+def _absolute_path(value: Any) -> Any:
+    if isinstance(value, str) and not (value.startswith("/") and posixpath.normpath(value) != "/"):
+        raise ValueError(f"{value!r} is not an absolute path below /")
+    return value
+
+
+# Names of objects the rendered ones refer to, and keys in them: the API server refuses
+# the rendered object (or the pods never start) otherwise. Each says why in words first;
+# the pattern is for the Input CRD.
+ObjectName = Annotated[
+    str, Field(pattern=names.OBJECT_NAME, max_length=253), BeforeValidator(_object_name)
+]
+OptionalObjectName = Annotated[
+    str,
+    Field(pattern=f"^$|{names.OBJECT_NAME}", max_length=253),
+    BeforeValidator(lambda value: value if value == "" else _object_name(value)),
+]
+SecretKey = Annotated[str, Field(pattern=r"^[-._a-zA-Z0-9]+$"), BeforeValidator(_key)]
+AbsolutePath = Annotated[str, Field(pattern=r"^/."), BeforeValidator(_absolute_path)]
 
 
 class _Settings(BaseModel):
@@ -93,7 +128,7 @@ class IRSA(_Settings):
     """IAM Roles for Service Accounts."""
 
     enabled: bool = False
-    service_account_name: str = "asya-actors"
+    service_account_name: ObjectName = "asya-actors"
     role_arn: str = Field("", description="Used as is when set.")
     role_arn_pattern: str = "arn:aws:iam::ACCOUNT_ID:role/asya-actors-{namespace}"
 
@@ -101,9 +136,9 @@ class IRSA(_Settings):
 class KedaSecretRef(_Settings):
     """The Secret KEDA reads AWS keys from in secret mode."""
 
-    name: str = ""
-    access_key_id_key: str = "AWS_ACCESS_KEY_ID"
-    secret_access_key_key: str = "AWS_SECRET_ACCESS_KEY"  # noqa: S105  # A key name, not a secret.
+    name: OptionalObjectName = ""
+    access_key_id_key: SecretKey = "AWS_ACCESS_KEY_ID"
+    secret_access_key_key: SecretKey = "AWS_SECRET_ACCESS_KEY"  # noqa: S105  # A key's name.
 
 
 class KedaAWS(_Settings):
@@ -156,19 +191,36 @@ class Sidecar(_Settings):
 
     image: str = Field("ghcr.io/deliveryhero/asya-sidecar:latest", min_length=1)
     image_pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
-    socket_dir: str = "/var/run/asya"
-    runtime_config_map: str = "asya-runtime"
-    runtime_mount_path: str = "/opt/asya/asya_runtime.py"
-    aws_creds_secret: str = ""
+    socket_dir: AbsolutePath = "/var/run/asya"
+    runtime_config_map: ObjectName = "asya-runtime"
+    runtime_mount_path: AbsolutePath = "/opt/asya/asya_runtime.py"
+    aws_creds_secret: OptionalObjectName = ""
     sqs_endpoint: str = ""
     tracing: Tracing = Field(default_factory=Tracing)
+
+    @model_validator(mode="after")
+    def _mounts_apart(self) -> Sidecar:
+        # Each is a mount of the runtime container, where a path may be mounted once.
+        mounts = {
+            "the pod's /tmp": pod.TMP_PATH,
+            "the state proxies' sockets": pod.STATE_SOCKETS,
+            "sidecar.socketDir": self.socket_dir,
+            "sidecar.runtimeMountPath": self.runtime_mount_path,
+        }
+        seen: dict[str, str] = {}
+        for what, path in mounts.items():
+            normal = posixpath.normpath(path)
+            if normal in seen:
+                raise ValueError(f"{what} is {path}, where {seen[normal]} is mounted already")
+            seen[normal] = what
+        return self
 
 
 class RabbitMQSecretRef(_Settings):
     """The Secret KEDA reads the broker's URL from."""
 
-    name: str = Field("rabbitmq-keda-secret", min_length=1)
-    host_key: str = Field("host", min_length=1)
+    name: ObjectName = "rabbitmq-keda-secret"
+    host_key: SecretKey = "host"
 
 
 class RabbitMQKeda(_Settings):
@@ -181,15 +233,17 @@ class RabbitMQ(_Settings):
     """transport: rabbitmq. The platform runs the broker; the sidecar declares the queues."""
 
     url: str = Field("", description="The sidecar's ASYA_RABBITMQ_URL, when set.")
-    creds_secret: str = Field("", description="A Secret the sidecar reads with envFrom, when set.")
+    creds_secret: OptionalObjectName = Field(
+        "", description="A Secret the sidecar reads with envFrom, when set."
+    )
     keda: RabbitMQKeda = Field(default_factory=RabbitMQKeda)
 
 
 class PubSubSecretRef(_Settings):
     """The Secret holding a service-account key, for keda.authProvider: secret."""
 
-    name: str = Field("gcp-keda-secret", min_length=1)
-    credentials_key: str = Field("credentials.json", min_length=1)
+    name: ObjectName = "gcp-keda-secret"
+    credentials_key: SecretKey = "credentials.json"
 
 
 class ExternalScaler(_Settings):

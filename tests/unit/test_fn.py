@@ -86,6 +86,46 @@ def test_the_input_ttl_sets_the_response_ttl() -> None:
             id="a visibility past SQS's 12 hours",
         ),
         pytest.param(
+            {"sidecar": {"socketDir": "/tmp"}},
+            "sidecar.socketDir is /tmp, where the pod's /tmp is mounted already",
+            id="a socket directory over /tmp (a mountPath twice in one container before)",
+        ),
+        pytest.param(
+            {"sidecar": {"runtimeMountPath": "/var/run/asya/"}},
+            "sidecar.runtimeMountPath is /var/run/asya/, where sidecar.socketDir is mounted",
+            id="the runtime script over the socket directory",
+        ),
+        pytest.param(
+            {"sidecar": {"socketDir": ""}},
+            "sidecar.socketDir: '' is not an absolute path below /",
+            id="an empty socket directory (a mount without a path before)",
+        ),
+        pytest.param(
+            {"sidecar": {"runtimeConfigMap": ""}},
+            "sidecar.runtimeConfigMap: '' is not an object name",
+            id="a runtime ConfigMap without a name",
+        ),
+        pytest.param(
+            {"sidecar": {"awsCredsSecret": "AWS_CREDS"}},
+            "sidecar.awsCredsSecret: 'AWS_CREDS' is not an object name",
+            id="an envFrom Secret that is no object name",
+        ),
+        pytest.param(
+            {"transport": "rabbitmq", "rabbitmq": {"credsSecret": "Bad_Name"}},
+            "rabbitmq.credsSecret: 'Bad_Name' is not an object name",
+            id="a broker Secret that is no object name",
+        ),
+        pytest.param(
+            {"irsa": {"serviceAccountName": "Asya_Actors"}},
+            "irsa.serviceAccountName: 'Asya_Actors' is not an object name",
+            id="a ServiceAccount name that is no object name",
+        ),
+        pytest.param(
+            {"keda": {"secretRef": {"name": "keys", "accessKeyIdKey": "a b"}}},
+            "keda.secretRef.accessKeyIdKey: 'a b' is not a key",
+            id="a Secret key that is no key",
+        ),
+        pytest.param(
             {"apiVersion": "asya.fn.crossplane.io/v2"},
             "apiVersion: Input should be 'asya.fn.crossplane.io/v1beta1'",
             id="an Input version the function does not know",
