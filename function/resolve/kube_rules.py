@@ -12,35 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.models import names
-from function.resolve import probe_rules
+from function.resolve import probe_rules, security_rules, volume_rules
+from function.resolve import rule_parts as parts
 
-# A path never through `..`; inside a volume, relative as well.
-_NO_BACKSTEPS = r"^(?!(.*/)?\.\.(/|$))"
-_DESCENDING = r"^(?!/)(?!(.*/)?\.\.(/|$))"
-_MODE = {"minimum": 0, "maximum": 0o777}
-_MODE_SAID = "a file mode from 0 to 0777 (511 in decimal)"
-_FILE_PATH = {"pattern": _DESCENDING + r"(?!\.\.)[\s\S]+$"}
-_FILE_PATH_SAID = "a relative path inside the volume: not starting with '/' or '..', no '..'"
-_OBJECT_NAME = {"pattern": names.OBJECT_NAME, "maxLength": names.MAX_OBJECT_NAME}
-_OBJECT_NAME_SAID = names.OBJECT_NAME_WORDS
-_KEY = {"pattern": names.CONFIG_KEY, "maxLength": names.MAX_OBJECT_NAME}
-_KEY_SAID = names.CONFIG_KEY_WORDS
-# One label or annotation, by a key the API server takes (a qualified name).
-_ONE_LABEL = (
-    rf"metadata\.labels\['{names.QUALIFIED_NAME}'\]"
-    rf"|metadata\.annotations\['{names.ANNOTATION_KEY}'\]"
-)
+# How a mount propagates: Bidirectional only in a privileged container.
+PROPAGATIONS = ("None", "HostToContainer", "Bidirectional")
+# The sources an env var may be read from (EnvVarSource's fields).
+ENV_SOURCES = ("configMapKeyRef", "fieldRef", "fileKeyRef", "resourceFieldRef", "secretKeyRef")
 _ENV_FIELDS = (
-    rf"^(metadata\.(name|namespace|uid)|{_ONE_LABEL}"
+    rf"^(metadata\.(name|namespace|uid)|{parts.ONE_LABEL}"
     r"|spec\.(nodeName|host|serviceAccountName)|status\.(hostIPs?|podIPs?))$"
 )
-# A downward API volume's files: the pod's identity, its labels and annotations.
-_VOLUME_FIELDS = rf"^(metadata\.(name|namespace|uid|labels|annotations)|{_ONE_LABEL})$"
-
-# The one API version a field of the pod is read by.
-_V1 = {"enum": [None, "", "v1"]}
-_V1_SAID = "v1 (or empty)"
 # A divisor written as a JSON number reads as a plain decimal quantity (`1000` is `1k`);
 # one written as text is checked by the validator's `cpu-divisor` or `size-divisor`
 # format (kube_schemas), as the API server compares its canonical text.
@@ -68,27 +50,56 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
                 "containerPort": probe_rules.PORT,
                 "hostPort": {"minimum": 0, "maximum": 65535},
                 "name": {"pattern": probe_rules.PORT_NAME},
+                "protocol": {"enum": [None, "", "TCP", "UDP", "SCTP"]},
             }
         },
         {
             "containerPort": "a port from 1 to 65535",
             "hostPort": "0 or a port from 1 to 65535",
             "name": probe_rules.PORT_NAME_SAID,
+            "protocol": "TCP, UDP or SCTP (in capitals; empty is TCP)",
         },
     ),
     "Container": (
         {
             "properties": {
                 "imagePullPolicy": {"enum": [None, "", "Always", "IfNotPresent", "Never"]},
+                "terminationMessagePolicy": {"enum": [None, "", "File", "FallbackToLogsOnError"]},
                 "livenessProbe": probe_rules.ONE_SUCCESS,
                 "startupProbe": probe_rules.ONE_SUCCESS,
                 "readinessProbe": {
                     "properties": {"terminationGracePeriodSeconds": {"type": "null"}}
                 },
-            }
+            },
+            # A Bidirectional mount only in a privileged container.
+            "if": {
+                "required": ["volumeMounts"],
+                "properties": {
+                    "volumeMounts": {
+                        "contains": {
+                            "required": ["mountPropagation"],
+                            "properties": {"mountPropagation": {"const": "Bidirectional"}},
+                        }
+                    }
+                },
+            },
+            "then": {
+                "required": ["securityContext"],
+                "properties": {
+                    "securityContext": {
+                        "required": ["privileged"],
+                        "properties": {"privileged": {"const": True}},
+                    }
+                },
+            },
         },
         {
             "imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)",
+            "terminationMessagePolicy": "File or FallbackToLogsOnError (or empty: File)",
+            "": "privileged (securityContext.privileged: true) to mount with Bidirectional "
+            "propagation",
+            "securityContext": "privileged: true to mount with Bidirectional propagation",
+            "privileged": "true to mount with Bidirectional propagation",
             "successThreshold": "1 for a liveness or startup probe",
             "terminationGracePeriodSeconds": "unset on a readiness probe",
         },
@@ -103,101 +114,72 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "prefix": "printable ASCII other than '='",
         },
     ),
-    "HostPathVolumeSource": (
-        {
-            "properties": {
-                "path": {"pattern": _NO_BACKSTEPS},
-                "type": {
-                    "enum": [
-                        None,
-                        "",
-                        "DirectoryOrCreate",
-                        "Directory",
-                        "FileOrCreate",
-                        "File",
-                        "Socket",
-                        "CharDevice",
-                        "BlockDevice",
-                    ]
-                },
-            }
-        },
-        {
-            "path": "a path without '..'",
-            "type": "empty or one of DirectoryOrCreate, Directory, FileOrCreate, File, Socket, "
-            "CharDevice, BlockDevice",
-        },
-    ),
-    **{
-        source: ({"properties": {"defaultMode": _MODE}}, {"defaultMode": _MODE_SAID})
-        for source in (
-            "SecretVolumeSource",
-            "ConfigMapVolumeSource",
-            "ProjectedVolumeSource",
-            "DownwardAPIVolumeSource",
-        )
-    },
-    "ServiceAccountTokenProjection": (
-        {
-            "properties": {
-                "expirationSeconds": {"minimum": 600, "maximum": 2**32},
-                "path": _FILE_PATH,
-            }
-        },
-        {
-            "expirationSeconds": "from 600 (ten minutes) to 4294967296 (2^32) seconds",
-            "path": _FILE_PATH_SAID,
-        },
-    ),
-    "KeyToPath": (
-        {"properties": {"mode": _MODE, "path": _FILE_PATH}},
-        {"mode": _MODE_SAID, "path": _FILE_PATH_SAID},
-    ),
-    "DownwardAPIVolumeFile": (
-        {
-            "properties": {
-                "mode": _MODE,
-                "path": _FILE_PATH,
-                "fieldRef": {
-                    "properties": {"fieldPath": {"pattern": _VOLUME_FIELDS}, "apiVersion": _V1}
-                },
-            }
-        },
-        {
-            "mode": _MODE_SAID,
-            "path": _FILE_PATH_SAID,
-            "fieldPath": "metadata.name, metadata.namespace, metadata.uid, metadata.labels, "
-            "metadata.annotations, or one label or annotation: metadata.labels['<key>'] or "
-            "metadata.annotations['<key>'], <key> a label key (an annotation's in any case)",
-            "apiVersion": _V1_SAID,
-        },
-    ),
+    **volume_rules.RULES,
     "VolumeMount": (
         {
             "properties": {
-                "subPath": {"pattern": _DESCENDING},
-                "subPathExpr": {"pattern": _DESCENDING},
-            }
+                "subPath": {"pattern": parts.DESCENDING},
+                "subPathExpr": {"pattern": parts.DESCENDING},
+                "mountPropagation": {"enum": [None, *PROPAGATIONS]},
+                "recursiveReadOnly": {"enum": [None, "Disabled", "IfPossible", "Enabled"]},
+            },
+            "allOf": [
+                parts.not_both("subPath", "subPathExpr"),
+                {
+                    "if": {
+                        "required": ["recursiveReadOnly"],
+                        "properties": {"recursiveReadOnly": {"enum": ["IfPossible", "Enabled"]}},
+                    },
+                    "then": {
+                        "required": ["readOnly"],
+                        "properties": {
+                            "readOnly": {"const": True},
+                            "mountPropagation": {"enum": [None, "None"]},
+                        },
+                    },
+                },
+            ],
         },
         {
             "subPath": "a relative path inside the volume, no '..'",
             "subPathExpr": "a relative path inside the volume, no '..'",
+            "mountPropagation": f"{', '.join(PROPAGATIONS)} (Bidirectional in a privileged "
+            "container only); None or unset with a recursiveReadOnly",
+            "recursiveReadOnly": "Disabled, IfPossible or Enabled",
+            "readOnly": "true with recursiveReadOnly IfPossible or Enabled",
+            "": "set with subPath or subPathExpr (not both), and with readOnly: true when "
+            "recursiveReadOnly is IfPossible or Enabled",
         },
     ),
+    "ContainerResizePolicy": (
+        {
+            "properties": {
+                "resourceName": {"enum": ["cpu", "memory"]},
+                "restartPolicy": {"enum": ["NotRequired", "RestartContainer"]},
+            }
+        },
+        {
+            "resourceName": "cpu or memory",
+            "restartPolicy": "NotRequired or RestartContainer",
+        },
+    ),
+    **security_rules.RULES,
     "EnvVarSource": (
         {
             "properties": {
                 "fieldRef": {
-                    "properties": {"fieldPath": {"pattern": _ENV_FIELDS}, "apiVersion": _V1}
+                    "properties": {"fieldPath": {"pattern": _ENV_FIELDS}, "apiVersion": parts.V1}
                 }
-            }
+            },
+            **probe_rules.exactly_one(*ENV_SOURCES),
         },
         {
+            "": f"set with exactly one source: {', '.join(ENV_SOURCES)}",
             "fieldPath": "metadata.name, metadata.namespace, metadata.uid, "
             "metadata.labels['<key>'], metadata.annotations['<key>'], spec.nodeName, "
             "spec.serviceAccountName, status.hostIP(s) or status.podIP(s); <key> a label key "
             "(an annotation's in any case)",
-            "apiVersion": _V1_SAID,
+            "apiVersion": parts.V1_SAID,
         },
     ),
     "ResourceFieldSelector": (
@@ -227,15 +209,15 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
     ),
     **{
         source: (
-            {"properties": {"name": _OBJECT_NAME}, "required": ["name"]},
-            {"name": _OBJECT_NAME_SAID, "": "set with a name"},
+            {"properties": {"name": parts.OBJECT_NAME}, "required": ["name"]},
+            {"name": parts.OBJECT_NAME_SAID, "": "set with a name"},
         )
         for source in ("ConfigMapEnvSource", "SecretEnvSource")
     },
     **{
         selector: (
-            {"properties": {"name": _OBJECT_NAME, "key": _KEY}, "required": ["name"]},
-            {"name": _OBJECT_NAME_SAID, "key": _KEY_SAID},
+            {"properties": {"name": parts.OBJECT_NAME, "key": parts.KEY}, "required": ["name"]},
+            {"name": parts.OBJECT_NAME_SAID, "key": parts.KEY_SAID},
         )
         for selector in ("SecretKeySelector", "ConfigMapKeySelector")
     },

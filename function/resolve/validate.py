@@ -187,7 +187,15 @@ def _normal(path: str) -> str:
 
 def _runtime_mounts(spec: Spec, settings: Input, volumes: set[str], origin: Provenance) -> None:
     platform = _platform_paths(spec, settings)
-    _mounts(origin, "volumeMounts", origin.data.get("volumeMounts") or [], volumes, platform)
+    mounts = origin.data.get("volumeMounts") or []
+    _mounts(origin, "volumeMounts", mounts, volumes, platform)
+    for index, mount in enumerate(mounts):
+        if mount.get("mountPropagation") == "Bidirectional":
+            raise origin.refuse(
+                ("volumeMounts", index, "mountPropagation"),
+                "Bidirectional propagation needs a privileged container, and the runtime "
+                "container is not one",
+            )
 
 
 def _mounts(

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from function import pipeline as fn
+from function.resolve import kube_rules, kube_schemas, volume_rules
 from tests import support
 
 
@@ -506,6 +507,271 @@ REFUSED = {
         "initContainers[i].ports[1].hostPort: the host port 8080/TCP is taken by another port of "
         "the init container",
     ),
+    "a port protocol in lower case": (
+        {
+            "initContainers": [
+                {"name": "i", "image": "i:1", "ports": [{"containerPort": 80, "protocol": "tcp"}]}
+            ]
+        },
+        "initContainers[i]: ports[0].protocol: must be TCP, UDP or SCTP",
+    ),
+    "a termination message policy Kubernetes does not know": (
+        {"initContainers": [{"name": "i", "image": "i:1", "terminationMessagePolicy": "fallback"}]},
+        "initContainers[i]: terminationMessagePolicy: must be File or FallbackToLogsOnError",
+    ),
+    "a resize policy for a resource that cannot be resized": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "resizePolicy": [{"resourceName": "gpu", "restartPolicy": "NotRequired"}],
+                }
+            ]
+        },
+        "initContainers[i]: resizePolicy[0].resourceName: must be cpu or memory",
+    ),
+    "a negative user id": (
+        {"initContainers": [{"name": "i", "image": "i:1", "securityContext": {"runAsUser": -1}}]},
+        "initContainers[i]: securityContext.runAsUser: must be an id from 0 to 2147483647",
+    ),
+    "a group id past int32": (
+        {
+            "initContainers": [
+                {"name": "i", "image": "i:1", "securityContext": {"runAsGroup": 2**31}}
+            ]
+        },
+        "initContainers[i]: securityContext.runAsGroup: must be an id from 0 to 2147483647",
+    ),
+    "privileged without privilege escalation": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "securityContext": {"privileged": True, "allowPrivilegeEscalation": False},
+                }
+            ]
+        },
+        "initContainers[i]: securityContext.privileged: must be false or unset with "
+        "allowPrivilegeEscalation: false",
+    ),
+    "CAP_SYS_ADMIN without privilege escalation": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "securityContext": {
+                        "capabilities": {"add": ["CAP_SYS_ADMIN"]},
+                        "allowPrivilegeEscalation": False,
+                    },
+                }
+            ]
+        },
+        "initContainers[i]: securityContext.capabilities.add: must be without CAP_SYS_ADMIN",
+    ),
+    "an Unmasked proc mount (the pod keeps host users)": (
+        {
+            "initContainers": [
+                {"name": "i", "image": "i:1", "securityContext": {"procMount": "Unmasked"}}
+            ]
+        },
+        "initContainers[i]: securityContext.procMount: must be Default",
+    ),
+    "a Localhost seccomp profile without its file": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "securityContext": {"seccompProfile": {"type": "Localhost"}},
+                }
+            ]
+        },
+        "initContainers[i]: securityContext.seccompProfile: must be given a localhostProfile",
+    ),
+    "a profile file with another seccomp type": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "securityContext": {
+                        "seccompProfile": {"type": "RuntimeDefault", "localhostProfile": "p"}
+                    },
+                }
+            ]
+        },
+        "initContainers[i]: securityContext.seccompProfile.localhostProfile: must be the seccomp "
+        "profile's file with type Localhost, unset otherwise",
+    ),
+    "a seccomp type in lower case": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "securityContext": {"seccompProfile": {"type": "runtimedefault"}},
+                }
+            ]
+        },
+        "initContainers[i]: securityContext.seccompProfile.type: must be RuntimeDefault",
+    ),
+    "a Localhost AppArmor profile without its file": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "securityContext": {"appArmorProfile": {"type": "Localhost"}},
+                }
+            ]
+        },
+        "initContainers[i]: securityContext.appArmorProfile: must be given a localhostProfile",
+    ),
+    "a Windows host process (the pod has no host network)": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "securityContext": {"windowsOptions": {"hostProcess": True}},
+                }
+            ]
+        },
+        "initContainers[i]: securityContext.windowsOptions.hostProcess: must be false or unset",
+    ),
+    "an env valueFrom with no source": (
+        {"env": [{"name": "A", "valueFrom": {}}]},
+        "env[A]: valueFrom: must be set with exactly one source",
+    ),
+    "an env valueFrom with two sources": (
+        {
+            "env": [
+                {
+                    "name": "A",
+                    "valueFrom": {
+                        "fieldRef": {"fieldPath": "metadata.name"},
+                        "secretKeyRef": {"name": "s", "key": "k"},
+                    },
+                }
+            ]
+        },
+        "env[A]: valueFrom: must be set with exactly one source",
+    ),
+    "a mount with subPath and subPathExpr": (
+        {
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "volumeMounts": [{"name": "v", "mountPath": "/v", "subPath": "a", "subPathExpr": "b"}],
+        },
+        "volumeMounts[/v]: must be set with subPath or subPathExpr (not both)",
+    ),
+    "a mount propagation Kubernetes does not know": (
+        {
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "volumeMounts": [{"name": "v", "mountPath": "/v", "mountPropagation": "bidirectional"}],
+        },
+        "volumeMounts[/v]: mountPropagation: must be None, HostToContainer, Bidirectional",
+    ),
+    "a Bidirectional mount in the runtime, which is not privileged": (
+        {
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "volumeMounts": [{"name": "v", "mountPath": "/v", "mountPropagation": "Bidirectional"}],
+        },
+        "volumeMounts[/v].mountPropagation: Bidirectional propagation needs a privileged container",
+    ),
+    "a Bidirectional mount in a sidecar that is not privileged": (
+        {
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "volumeMounts": [
+                        {"name": "v", "mountPath": "/v", "mountPropagation": "Bidirectional"}
+                    ],
+                }
+            ],
+        },
+        "sidecars[s]: must be privileged (securityContext.privileged: true) to mount with "
+        "Bidirectional propagation",
+    ),
+    "a recursively read-only mount that is not read-only": (
+        {
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "volumeMounts": [{"name": "v", "mountPath": "/v", "recursiveReadOnly": "Enabled"}],
+        },
+        "volumeMounts[/v]: must be set with subPath or subPathExpr (not both), and with "
+        "readOnly: true when recursiveReadOnly is IfPossible or Enabled",
+    ),
+    "a recursiveReadOnly Kubernetes does not know": (
+        {
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "volumeMounts": [
+                {"name": "v", "mountPath": "/v", "readOnly": True, "recursiveReadOnly": "Yes"}
+            ],
+        },
+        "volumeMounts[/v]: recursiveReadOnly: must be Disabled, IfPossible or Enabled",
+    ),
+    "a ConfigMap volume without a name": (
+        {"volumes": [{"name": "v", "configMap": {}}]},
+        "volumes[v]: configMap: must be given a name",
+    ),
+    "a Secret volume without a secretName": (
+        {"volumes": [{"name": "v", "secret": {"defaultMode": 0o400}}]},
+        "volumes[v]: secret: must be given a secretName",
+    ),
+    "a claim without a name": (
+        {"volumes": [{"name": "v", "persistentVolumeClaim": {"claimName": ""}}]},
+        "volumes[v]: persistentVolumeClaim.claimName: must be the claim's name",
+    ),
+    "a CSI driver name with a space": (
+        {"volumes": [{"name": "v", "csi": {"driver": "Secrets Store"}}]},
+        "volumes[v]: csi.driver: must be a CSI driver's name",
+    ),
+    "an NFS path that is not absolute": (
+        {"volumes": [{"name": "v", "nfs": {"server": "nfs", "path": "exports"}}]},
+        "volumes[v]: nfs.path: must be an absolute path on the server",
+    ),
+    "a projected source with two sources": (
+        {
+            "volumes": [
+                {
+                    "name": "v",
+                    "projected": {
+                        "sources": [{"secret": {"name": "a"}, "configMap": {"name": "b"}}]
+                    },
+                }
+            ]
+        },
+        "volumes[v]: projected.sources[0]: must be set with exactly one source",
+    ),
+    "a downward API file with no field": (
+        {"volumes": [{"name": "v", "downwardAPI": {"items": [{"path": "x"}]}}]},
+        "volumes[v]: downwardAPI.items[0]: must be set with one of fieldRef or resourceFieldRef",
+    ),
+    "a downward API file of a resource without its container": (
+        {
+            "volumes": [
+                {
+                    "name": "v",
+                    "downwardAPI": {
+                        "items": [{"path": "x", "resourceFieldRef": {"resource": "limits.cpu"}}]
+                    },
+                }
+            ]
+        },
+        "volumes[v]: downwardAPI.items[0].resourceFieldRef: must be given the containerName",
+    ),
+    "an image volume's pull policy in lower case": (
+        {"volumes": [{"name": "v", "image": {"reference": "r:1", "pullPolicy": "always"}}]},
+        "volumes[v]: image.pullPolicy: must be Always, IfNotPresent or Never",
+    ),
+    "a gitRepo directory out of its volume": (
+        {"volumes": [{"name": "v", "gitRepo": {"repository": "r", "directory": "../x"}}]},
+        "volumes[v]: gitRepo.directory: must be a relative path inside the volume",
+    ),
     "a secretRefs Secret whose name is no object name": (
         {"secretRefs": [{"secretName": "My_Secret", "keys": [{"key": "t", "envVar": "T"}]}]},
         "secretRefs[My_Secret].secretName: not an object name",
@@ -531,6 +797,89 @@ def test_what_the_api_server_refuses_is_refused_naming_the_field_and_flavor(
 
 
 ACCEPTED = {
+    "a port of each protocol, and one defaulted": {
+        "initContainers": [
+            {
+                "name": "i",
+                "image": "i:1",
+                "ports": [
+                    {"containerPort": 1, "protocol": "TCP"},
+                    {"containerPort": 2, "protocol": "UDP"},
+                    {"containerPort": 3, "protocol": "SCTP"},
+                    {"containerPort": 4, "protocol": ""},
+                ],
+            }
+        ]
+    },
+    "a security context Kubernetes takes": {
+        "initContainers": [
+            {
+                "name": "i",
+                "image": "i:1",
+                "terminationMessagePolicy": "FallbackToLogsOnError",
+                "resizePolicy": [{"resourceName": "memory", "restartPolicy": "RestartContainer"}],
+                "securityContext": {
+                    "runAsUser": 0,
+                    "runAsGroup": 2147483647,
+                    "capabilities": {"add": ["CAP_SYS_ADMIN"]},
+                    "procMount": "Default",
+                    "seccompProfile": {"type": "Localhost", "localhostProfile": "profiles/a.json"},
+                    "appArmorProfile": {"type": "RuntimeDefault"},
+                    "windowsOptions": {"hostProcess": False},
+                },
+            }
+        ]
+    },
+    "a privileged sidecar with a Bidirectional mount": {
+        "volumes": [{"name": "v", "emptyDir": {}}],
+        "sidecars": [
+            {
+                "name": "s",
+                "image": "s:1",
+                "securityContext": {"privileged": True},
+                "volumeMounts": [
+                    {"name": "v", "mountPath": "/v", "mountPropagation": "Bidirectional"}
+                ],
+            }
+        ],
+    },
+    "mounts Kubernetes takes": {
+        "volumes": [{"name": "v", "emptyDir": {}}, {"name": "w", "emptyDir": {}}],
+        "volumeMounts": [
+            {"name": "v", "mountPath": "/v", "readOnly": True, "recursiveReadOnly": "IfPossible"},
+            {"name": "w", "mountPath": "/w", "subPathExpr": "$(POD)", "mountPropagation": "None"},
+        ],
+    },
+    "volume sources Kubernetes takes": {
+        "volumes": [
+            {"name": "c", "configMap": {"name": "c"}},
+            {"name": "s", "secret": {"secretName": "s"}},
+            {"name": "p", "persistentVolumeClaim": {"claimName": "p"}},
+            {"name": "d", "csi": {"driver": "secrets-store.csi.k8s.io"}},
+            {"name": "n", "nfs": {"server": "nfs", "path": "/exports"}},
+            {"name": "i", "image": {"reference": "r:1", "pullPolicy": "IfNotPresent"}},
+            {"name": "g", "gitRepo": {"repository": "r", "directory": "."}},
+            {
+                "name": "j",
+                "projected": {"sources": [{"secret": {"name": "a"}}, {"configMap": {"name": "b"}}]},
+            },
+            {
+                "name": "w",
+                "downwardAPI": {
+                    "items": [
+                        {"path": "n", "fieldRef": {"fieldPath": "metadata.name"}},
+                        {
+                            "path": "c",
+                            "resourceFieldRef": {
+                                "resource": "limits.cpu",
+                                "containerName": "asya-runtime",
+                            },
+                        },
+                    ]
+                },
+            },
+        ]
+    },
     "a secretRefs Secret and key of dots, dashes and underscores": {
         "secretRefs": [{"secretName": "team.keys-1", "keys": [{"key": ".env_A-1", "envVar": "A"}]}]
     },
@@ -729,3 +1078,14 @@ ACCEPTED = {
 @pytest.mark.parametrize("data", ACCEPTED.values(), ids=ACCEPTED.keys())
 def test_what_the_api_server_accepts_renders(data: dict[str, Any]) -> None:
     assert answer(data) == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "listed"),
+    [("EnvVarSource", kube_rules.ENV_SOURCES), ("VolumeProjection", volume_rules.PROJECTIONS)],
+)
+def test_exactly_one_source_lists_every_source_kubernetes_has(
+    kind: str, listed: tuple[str, ...]
+) -> None:
+    # A source the schema gained and the list lacks would be refused as none.
+    assert set(listed) == set(kube_schemas.definitions()[kube_schemas.CORE + kind]["properties"])
