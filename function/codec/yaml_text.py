@@ -22,21 +22,45 @@ from collections.abc import Iterator
 from typing import Any
 
 import yaml
-from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+from function.codec import go_scalars
+
+# The tag each kind of plain scalar go-yaml v2 reads is built as; a timestamp stays
+# the string it is written as when Go decodes into an untyped value.
+_TAGS: dict[go_scalars.Kind, str] = {
+    "str": "tag:yaml.org,2002:str",
+    "timestamp": "tag:yaml.org,2002:str",
+    "bool": "tag:yaml.org,2002:bool",
+    "null": "tag:yaml.org,2002:null",
+    "int": "tag:yaml.org,2002:int",
+    "float": "tag:yaml.org,2002:float",
+    "merge": "tag:yaml.org,2002:merge",
+}
 
 
 # libyaml's parser where PyYAML was built with it (its wheels are): the same YAML, read
 # faster, which a fleet's worth of actors (flavors plan) needs.
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """A safe loader that keeps timestamps as strings."""
+    """A safe loader that reads plain scalars by go-yaml v2's rules, not YAML 1.1's.
+
+    PyYAML reads `1:30` as the number 90 (YAML 1.1's base 60), `y` and `1e3` as
+    strings; go-yaml v2 reads the string "1:30", true and the number 1000.
+    """
+
+    def resolve(self, kind: type[Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        """The tag of a node: a plain scalar's by go-yaml v2's rules."""
+        if kind is ScalarNode and implicit[0]:
+            return _TAGS[go_scalars.kind_of(value)]
+        resolved: str = super().resolve(kind, value, implicit)
+        return resolved
+
+    def construct_yaml_bool(self, node: ScalarNode) -> bool:
+        """True or false by go-yaml v2's table (which has y and n; PyYAML's has not)."""
+        return str(node.value) in go_scalars.TRUE
 
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+_Loader.add_constructor("tag:yaml.org,2002:bool", _Loader.construct_yaml_bool)
 
 
 class ExcessiveAliasingError(yaml.YAMLError):

@@ -16,7 +16,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from function.cli.render import go_scalars, output
+from function.cli.render import output
+from function.codec import go_scalars
 
 # What go-yaml v2.4.0 read each plain scalar as.
 GO_YAML_V2_READS = {

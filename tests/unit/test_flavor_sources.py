@@ -109,6 +109,31 @@ SOURCES = [
         data={"env": [{"name": "SINCE", "value": "2024-01-01"}]},
     ),
     SourceCase(
+        reason="1:30 stays a string, as go-yaml v2 reads it (YAML 1.1's base 60 made it 90)",
+        config_maps=[config_map("keys", "env: [{name: WINDOW, value: 1:30}]\n")],
+        data={"env": [{"name": "WINDOW", "value": "1:30"}]},
+    ),
+    SourceCase(
+        reason="the numbers and booleans go-yaml v2 reads: 1e3, 0o17, 1_000, y and n",
+        config_maps=[
+            config_map(
+                "keys",
+                "resources: {limits: {cpu: 1e3}}\nreplicas: 0o17\n"
+                "scaling: {maxReplicaCount: 1_000, enabled: n, advanced: "
+                "{restoreToOriginalReplicaCount: y}}\n",
+            )
+        ],
+        data={
+            "resources": {"limits": {"cpu": 1000.0}},
+            "replicas": 15,
+            "scaling": {
+                "maxReplicaCount": 1000,
+                "enabled": False,
+                "advanced": {"restoreToOriginalReplicaCount": True},
+            },
+        },
+    ),
+    SourceCase(
         reason="bytes are no JSON value",
         config_maps=[config_map("keys", "env: [{name: KEY, value: !!binary aGk=}]\n")],
         error="flavor.yaml: env.0.value: not a value JSON holds",

@@ -8,10 +8,9 @@ from typing import Any
 import yaml
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function.cli.render import go_scalars
 from function.cli.render.files import Document, resource_name
 from function.cli.render.pipeline import Outcome
-from function.codec import structs
+from function.codec import go_scalars, structs
 
 COMPOSITE_LABEL = "crossplane.io/composite"
 CLAIM_NAME_LABEL = "crossplane.io/claim-name"

@@ -23,17 +23,20 @@ needed none is harmless, writing a number where a string was meant is not.
 from __future__ import annotations
 
 import re
+from typing import Literal
 
-TABLE = frozenset(
+TRUE = frozenset({"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"})
+FALSE = frozenset({"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"})
+NULL = frozenset({"", "~", "null", "Null", "NULL"})
+SPECIAL_FLOATS = frozenset(
     {
-        *("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"),
-        *("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"),
-        *("", "~", "null", "Null", "NULL"),
         *(".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF"),
         *("+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"),
-        "<<",
     }
 )
+MERGE = "<<"
+TABLE = TRUE | FALSE | NULL | SPECIAL_FLOATS | {MERGE}
+Kind = Literal["str", "bool", "null", "int", "float", "timestamp", "merge"]
 # strconv.ParseFloat of a scalar that starts with "." (Go's literal syntax: `_` may
 # separate digits).
 _DOT_FLOAT = re.compile(r"\.[0-9][0-9_]*([eE][-+]?[0-9][0-9_]*)?")
@@ -46,18 +49,32 @@ _YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _TIMESTAMP_START = re.compile(r"[0-9]{4}-")
 
 
-def is_string(value: str) -> bool:
-    """Tell whether go-yaml v2 reads `value`, written as a plain scalar, as a string."""
-    if value in TABLE:
-        return False
+# The fixed table's kinds, each spelling.
+_TABLE_KINDS: dict[str, Kind] = {
+    **dict.fromkeys(TRUE | FALSE, "bool"),
+    **dict.fromkeys(NULL, "null"),
+    **dict.fromkeys(SPECIAL_FLOATS, "float"),
+    MERGE: "merge",
+}
+
+
+def kind_of(value: str) -> Kind:
+    """What go-yaml v2 reads `value`, written as a plain scalar, as."""
+    if value in _TABLE_KINDS:
+        return _TABLE_KINDS[value]
     first = value[0]
     if first == ".":
-        return _DOT_FLOAT.fullmatch(value) is None
+        return "str" if _DOT_FLOAT.fullmatch(value) is None else "float"
     if not (first.isascii() and (first.isdigit() or first in "+-")):
-        return True
+        return "str"
     if _TIMESTAMP_START.match(value):
-        return False
+        return "timestamp"
     plain = value.replace("_", "")
-    return not (
-        _GO_INTEGER.fullmatch(plain) or _YAML_FLOAT.fullmatch(plain) or _GO_BINARY.fullmatch(plain)
-    )
+    if _GO_INTEGER.fullmatch(plain) or _GO_BINARY.fullmatch(plain):
+        return "int"
+    return "float" if _YAML_FLOAT.fullmatch(plain) else "str"
+
+
+def is_string(value: str) -> bool:
+    """Tell whether go-yaml v2 reads `value`, written as a plain scalar, as a string."""
+    return kind_of(value) == "str"
