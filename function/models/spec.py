@@ -206,12 +206,6 @@ class Scaling(_Spec):
     advanced: Advanced | None = None
     additional_triggers: list[Trigger] = Field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _min_below_max(self) -> Scaling:
-        if self.min_replica_count > self.max_replica_count:
-            raise ValueError("minReplicaCount must not exceed maxReplicaCount")
-        return self
-
     @field_validator("additional_triggers")
     @classmethod
     def _names_unique(cls, triggers: list[Trigger]) -> list[Trigger]:

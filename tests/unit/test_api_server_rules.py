@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from function import pipeline as fn
+from function.errors import FlavorError
 from function.resolve import kube_rules, kube_schemas, volume_rules
 from tests import support
+from tests.unit.test_flavors import flavor, resolve
 
 
 def answer(data: dict[str, Any]) -> list[str]:
@@ -772,6 +774,10 @@ REFUSED = {
         {"volumes": [{"name": "v", "gitRepo": {"repository": "r", "directory": "../x"}}]},
         "volumes[v]: gitRepo.directory: must be a relative path inside the volume",
     ),
+    "a least replica count above the function's default most": (
+        {"scaling": {"minReplicaCount": 20}},
+        "scaling.minReplicaCount: 20 is above maxReplicaCount 10 (the function's default)",
+    ),
     "a secretRefs Secret whose name is no object name": (
         {"secretRefs": [{"secretName": "My_Secret", "keys": [{"key": "t", "envVar": "T"}]}]},
         "secretRefs[My_Secret].secretName: not an object name",
@@ -797,6 +803,9 @@ def test_what_the_api_server_refuses_is_refused_naming_the_field_and_flavor(
 
 
 ACCEPTED = {
+    "replica counts the autoscaler never reads (scaling off)": {
+        "scaling": {"enabled": False, "minReplicaCount": 20, "maxReplicaCount": 2}
+    },
     "a port of each protocol, and one defaulted": {
         "initContainers": [
             {
@@ -1089,3 +1098,15 @@ def test_exactly_one_source_lists_every_source_kubernetes_has(
 ) -> None:
     # A source the schema gained and the list lacks would be refused as none.
     assert set(listed) == set(kube_schemas.definitions()[kube_schemas.CORE + kind]["properties"])
+
+
+def test_counts_from_two_layers_name_both() -> None:
+    with pytest.raises(FlavorError) as refused:
+        resolve(
+            {"scaling": {"maxReplicaCount": 2}},
+            flavor("scale-big", {"scaling": {"minReplicaCount": 5}}),
+        )
+    assert str(refused.value) == (
+        "invalid flavor data: scaling.minReplicaCount: 5 is above maxReplicaCount 2 "
+        '(from the actor\'s spec) (from flavor "scale-big")'
+    )
