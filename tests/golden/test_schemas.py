@@ -86,6 +86,15 @@ def test_the_resolved_spec_and_status_validate_against_the_xrd(case: Case) -> No
     assert schemas.errors(body, xr_schema(ROOT / case.xrd)) == []
 
 
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_pods_run_as_a_service_account_the_render_composes(case: Case) -> None:
+    objects = objects_to_validate(case.render())
+    accounts = {o["metadata"]["name"] for o in objects if o["kind"] == "ServiceAccount"}
+    for deployment in (o for o in objects if o["kind"] == "Deployment"):
+        name = deployment["spec"]["template"]["spec"].get("serviceAccountName")
+        assert name is None or name in accounts, f"{name} is not among {sorted(accounts)}"
+
+
 def test_the_xrds_validate_against_crossplanes_schema() -> None:
     schemas.require_crds()
     assert {path.name: schemas.errors(schemas.load_all(path)[0]) for path in (XRD, XRD_V2)} == {
