@@ -283,6 +283,7 @@ def write(
     for reason, warnings in (
         ("FlavorWarning", resolution.warnings),
         ("TimeoutWarning", resolution.timeout_warnings),
+        ("ScalingWarning", resolution.scaling_warnings),
         ("QueueWarning", report.warnings),
     ):
         for warning in warnings:

@@ -12,7 +12,7 @@ from typing import Any
 
 from function.models.input import Input
 from function.models.xr import Composite
-from function.resolve import layers, requirements, sources, timeouts, validate
+from function.resolve import layers, requirements, scaler_requests, sources, timeouts, validate
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,11 @@ def resolve_with(xr: Composite, settings: Input, flavors: layers.Flavors) -> lay
     resolution = layers.resolve_with(xr, flavors)
     validate.check(resolution.spec, settings, resolution.provenance)
     contradicting = timeouts.contradictions(resolution, settings)
-    if contradicting:
-        return replace(resolution, timeout_warnings=tuple(contradicting))
+    unrequested = scaler_requests.warnings(resolution.spec)
+    if contradicting or unrequested:
+        return replace(
+            resolution,
+            timeout_warnings=tuple(contradicting),
+            scaling_warnings=tuple(unrequested),
+        )
     return resolution

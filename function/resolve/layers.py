@@ -35,6 +35,8 @@ class Resolution:
     warnings: tuple[str, ...] = field(default=())
     # Timeouts that contradict the actor's (resolve.timeouts), said as warnings too.
     timeout_warnings: tuple[str, ...] = field(default=())
+    # Containers a cpu or memory trigger needs a request of (resolve.scaler_requests).
+    scaling_warnings: tuple[str, ...] = field(default=())
 
 
 def _without_ignored(flavor: Flavor, warnings: list[str]) -> dict[str, Any]:

@@ -222,6 +222,52 @@ def test_what_keda_takes_renders(scaling: dict[str, Any]) -> None:
     assert support.fatal_messages(rsp) == []
 
 
+CPU_TRIGGER = {"type": "cpu", "metricType": "Utilization", "metadata": {"value": "60"}}
+
+
+def scaling_warnings(data: dict[str, Any]) -> list[str]:
+    rsp = fn.FunctionRunner().answer(support.flavored_request(data)).message()
+    assert support.fatal_messages(rsp) == []
+    return [r.message for r in rsp.results if r.reason == "ScalingWarning"]
+
+
+def test_a_cpu_trigger_warns_of_each_container_without_a_cpu_request() -> None:
+    said = scaling_warnings({"scaling": {"additionalTriggers": [CPU_TRIGGER]}})
+    assert said == [
+        "scaling.additionalTriggers[0]: KEDA refuses a cpu trigger while container "
+        f"{container} has no cpu request or limit (unless a LimitRange of the namespace "
+        f"gives one): set {field}.requests.cpu"
+        for container, field in (
+            ("asya-runtime", "resources"),
+            ("asya-sidecar", "sidecar.resources"),
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {
+            "resources": {"requests": {"cpu": "1"}},
+            "sidecar": {"resources": {"limits": {"cpu": "100m"}}},
+            "scaling": {"additionalTriggers": [CPU_TRIGGER]},
+        },
+        {
+            "resources": {"limits": {"memory": "1Gi"}},
+            "scaling": {
+                "additionalTriggers": [
+                    {"type": "memory", "metadata": {"value": "60", "containerName": "asya-runtime"}}
+                ]
+            },
+        },
+        {"scaling": {"enabled": False, "additionalTriggers": [CPU_TRIGGER]}},
+    ],
+    ids=["every container asks for cpu", "the one container named asks for memory", "scaling off"],
+)
+def test_a_resource_trigger_keda_takes_warns_of_nothing(data: dict[str, Any]) -> None:
+    assert scaling_warnings(data) == []
+
+
 LAYERED = [
     (
         {"resources": {"limits": {"cpu": "1"}}},

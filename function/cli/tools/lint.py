@@ -113,7 +113,10 @@ def check_flavor(entry: Entry, settings: Input) -> list[Finding]:
     except FunctionError as exc:
         found.append(Finding(name, exc.path, ERROR, str(exc)))
         return found
-    found += [Finding(name, "", WARNING, warning) for warning in resolution.timeout_warnings]
+    found += [
+        Finding(name, "", WARNING, warning)
+        for warning in (*resolution.timeout_warnings, *resolution.scaling_warnings)
+    ]
     return found
 
 
@@ -149,7 +152,10 @@ def check_actor(body: dict[str, Any], entries: Sequence[Entry], settings: Input)
         resolution = library.resolve(body, entries, settings)
     except FunctionError as exc:
         return [Finding(None, exc.path, ERROR, str(exc), actor=name)]
-    return [Finding(None, "", WARNING, w, actor=name) for w in resolution.timeout_warnings]
+    return [
+        Finding(None, "", WARNING, w, actor=name)
+        for w in (*resolution.timeout_warnings, *resolution.scaling_warnings)
+    ]
 
 
 def check_shared_names(actors: Sequence[dict[str, Any]]) -> list[Finding]:
