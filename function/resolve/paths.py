@@ -22,10 +22,12 @@ class Item:
     ident: str | None
     index: int = 0
     value: Any = field(default=None, compare=False)
+    # Whether the identity was written as text: `name: 5` would read as the index 5.
+    textual: bool = field(default=True, compare=False)
 
     def __str__(self) -> str:
-        """`[identity]`, or `[index]` for an item without identity."""
-        return f"[{self.ident if self.ident is not None else self.index}]"
+        """`[identity]`, or `[index]` for an item without one written as text."""
+        return f"[{self.ident if self.ident is not None and self.textual else self.index}]"
 
 
 Path = tuple["str | Item", ...]
@@ -83,7 +85,10 @@ def located(data: Any, loc: Sequence[str | int]) -> Path:
     for step in loc:
         if isinstance(step, int) and isinstance(here, list) and 0 <= step < len(here):
             item = here[step]
-            out.append(Item(identity_of(item, list_rule(shape(out))), step, item))
+            rule = list_rule(shape(out))
+            ident = identity_of(item, rule)
+            textual = ident is None or isinstance(item.get(rule.identity), str)
+            out.append(Item(ident, step, item, textual))
             here = item
         else:
             out.append(str(step))

@@ -106,3 +106,11 @@ def test_a_path_names_items_with_identity_by_it() -> None:
     resolved = {"stateProxy": [{"name": "meta", "connector": {"env": [{"name": "X"}]}}]}
     path = paths.located(resolved, ["stateProxy", 0, "connector", "env", 0, "value"])
     assert paths.dotted(path) == "stateProxy[meta].connector.env[X].value"
+
+
+def test_an_identity_not_written_as_text_is_named_by_index_not_read_as_one() -> None:
+    # `name: 5` shown as `sidecars[5]` would read as the sixth sidecar.
+    resolved = {"sidecars": [{"name": "a"}, {"name": 5}]}
+    path = paths.located(resolved, ["sidecars", 1, "name"])
+    assert paths.dotted(path) == "sidecars[1].name"
+    assert paths.contains({"sidecars": [{"name": 5}]}, path)
