@@ -15,13 +15,14 @@ scalar into a bool, null, number or timestamp by these rules:
   pattern `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, else a `0b` or
   `-0b` binary number (strconv.ParseInt base 2, which takes a sign: `0b-1` is -1).
 
-Anything else is a string. The rules here are the same, leaning towards "not a
-string" where Go would fail only on a number's range: quoting a string that
-needed none is harmless, writing a number where a string was meant is not.
+Anything else is a string, a number out of its range too (`1e400`, a hex number past
+64 bits). The rules here are the same: they say how `flavor.yaml` and the render
+CLI's files are read, and which strings the render CLI quotes.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Literal
 
@@ -37,16 +38,58 @@ SPECIAL_FLOATS = frozenset(
 MERGE = "<<"
 TABLE = TRUE | FALSE | NULL | SPECIAL_FLOATS | {MERGE}
 Kind = Literal["str", "bool", "null", "int", "float", "timestamp", "merge"]
-# strconv.ParseFloat of a scalar that starts with "." (Go's literal syntax: `_` may
-# separate digits).
-_DOT_FLOAT = re.compile(r"\.[0-9][0-9_]*([eE][-+]?[0-9][0-9_]*)?")
-# strconv.ParseInt / ParseUint with base 0, after the `_`s are gone.
-_GO_INTEGER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
-# resolve's own binary branch: ParseInt(plain[2:], 2, 64) takes a sign after `0b`.
-_GO_BINARY = re.compile(r"0b[-+]?[01]+")
+_DIGITS = {2: "01", 8: "01234567", 10: "0123456789", 16: "0123456789abcdefABCDEF"}
+# A float as resolve's pattern has it, before strconv.ParseFloat reads it.
 _YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+# strconv.ParseFloat's decimal literals: `_` only between digits.
+_GO_FLOAT = re.compile(r"[-+]?([0-9](_?[0-9])*)?(\.([0-9](_?[0-9])*)?)?([eE][-+]?[0-9](_?[0-9])*)?")
 # parseTimestamp's quick check: four digits, then "-".
 _TIMESTAMP_START = re.compile(r"[0-9]{4}-")
+
+
+def go_int(text: str) -> int | None:
+    """strconv.ParseInt(text, 0, 64), else ParseUint(text, 0, 64): the number, or None."""
+    sign, digits = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
+    base, body = 10, digits
+    if digits[:2].lower() in ("0x", "0o", "0b"):
+        base, body = {"x": 16, "o": 8, "b": 2}[digits[1].lower()], digits[2:]
+    elif digits.startswith("0") and len(digits) > 1:
+        base, body = 8, digits[1:]
+    if not body or any(c not in _DIGITS[base] for c in body):
+        return None
+    value = int(body, base) * (-1 if sign == "-" else 1)
+    # ParseInt takes a sign and an int64; ParseUint no sign and a uint64.
+    in_range = -(2**63) <= value < 2**63 or (not sign and value < 2**64)
+    return value if in_range else None
+
+
+def go_float(text: str) -> float | None:
+    """strconv.ParseFloat(text, 64) of a decimal literal: the number, or None (also past range)."""
+    if not _GO_FLOAT.fullmatch(text) or not re.search("[0-9]", re.split("[eE]", text)[0]):
+        return None
+    number = float(text.replace("_", ""))
+    return None if math.isinf(number) else number
+
+
+def _binary(plain: str) -> int | None:
+    """The binary branch of resolve: ParseInt(plain[2:], 2, 64), which takes a sign (`0b-1`)."""
+    if not plain.startswith("0b"):
+        return None
+    rest = plain[2:]
+    sign, digits = (rest[0], rest[1:]) if rest[:1] in ("+", "-") else ("", rest)
+    if not digits or any(c not in "01" for c in digits):
+        return None
+    value = int(digits, 2) * (-1 if sign == "-" else 1)
+    return value if -(2**63) <= value < 2**63 else None
+
+
+def integer(value: str) -> int | None:
+    """The integer go-yaml v2 reads a plain scalar as, or None when it reads no integer."""
+    plain = value.replace("_", "")
+    found = go_int(plain)
+    if found is None and not (_YAML_FLOAT.fullmatch(plain) and go_float(plain) is not None):
+        found = _binary(plain)
+    return found
 
 
 # The fixed table's kinds, each spelling.
@@ -58,21 +101,23 @@ _TABLE_KINDS: dict[str, Kind] = {
 }
 
 
-def kind_of(value: str) -> Kind:
+def kind_of(value: str) -> Kind:  # noqa: PLR0911  # resolve.go, step by step
     """What go-yaml v2 reads `value`, written as a plain scalar, as."""
     if value in _TABLE_KINDS:
         return _TABLE_KINDS[value]
     first = value[0]
     if first == ".":
-        return "str" if _DOT_FLOAT.fullmatch(value) is None else "float"
+        return "float" if go_float(value) is not None else "str"
     if not (first.isascii() and (first.isdigit() or first in "+-")):
         return "str"
     if _TIMESTAMP_START.match(value):
         return "timestamp"
     plain = value.replace("_", "")
-    if _GO_INTEGER.fullmatch(plain) or _GO_BINARY.fullmatch(plain):
+    if go_int(plain) is not None:
         return "int"
-    return "float" if _YAML_FLOAT.fullmatch(plain) else "str"
+    if _YAML_FLOAT.fullmatch(plain) and go_float(plain) is not None:
+        return "float"
+    return "int" if _binary(plain) is not None else "str"
 
 
 def is_string(value: str) -> bool:

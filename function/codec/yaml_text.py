@@ -37,6 +37,7 @@ _TAGS: dict[go_scalars.Kind, str] = {
     "float": "tag:yaml.org,2002:float",
     "merge": "tag:yaml.org,2002:merge",
 }
+_MERGE = _TAGS["merge"]
 
 
 # libyaml's parser where PyYAML was built with it (its wheels are): the same YAML, read
@@ -57,10 +58,25 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[mi
 
     def construct_yaml_bool(self, node: ScalarNode) -> bool:
         """True or false by go-yaml v2's table (which has y and n; PyYAML's has not)."""
-        return str(node.value) in go_scalars.TRUE
+        value = str(node.value)
+        if value not in go_scalars.TRUE | go_scalars.FALSE:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{value!r} is not a boolean", node.start_mark
+            )
+        return value in go_scalars.TRUE
+
+    def construct_yaml_int(self, node: ScalarNode) -> int:
+        """The integer as Go reads it (`0X1F`, `0777`, `0b-1`), never by YAML 1.1's rules."""
+        number = go_scalars.integer(str(node.value))
+        if number is None:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{node.value!r} is not an integer", node.start_mark
+            )
+        return number
 
 
 _Loader.add_constructor("tag:yaml.org,2002:bool", _Loader.construct_yaml_bool)
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 
 
 class ExcessiveAliasingError(yaml.YAMLError):
@@ -84,13 +100,15 @@ def _allowed_share(values: int) -> float:
 def _check_aliasing(document: Node) -> None:
     """Refuse a document go-yaml v2 would refuse for its aliases, counting as it decodes.
 
-    The parser gives every alias the node its anchor names, so a node met a second
-    time is an alias being expanded, as is everything under it.
+    Go counts the document, every value it decodes, and an alias once as itself and
+    then again for each value of what it names, those read through the alias; a merge
+    key (`<<`) is not counted, the map it merges is. The parser gives every alias the
+    node its anchor names, so a node met a second time is an alias.
 
     Raises:
         ExcessiveAliasingError: at the first value past go-yaml v2's bounds.
     """
-    values = aliased = 0
+    counts = [1, 0]  # values decoded (the document first), and those through an alias
     seen: set[int] = set()
     # The maps and lists being read, from the document down to the current value.
     open_nodes: set[int] = set()
@@ -105,29 +123,44 @@ def _check_aliasing(document: Node) -> None:
         node, through_alias = entry
         if id(node) in open_nodes:
             raise ExcessiveAliasingError("an alias stands inside the value its anchor names")
-        through_alias = through_alias or id(node) in seen
+        if id(node) in seen:
+            _count(counts, through_alias)  # the alias itself
+            through_alias = True
         seen.add(id(node))
-        values += 1
-        aliased += through_alias
-        if (
-            aliased > MIN_ALIASED
-            and values > MIN_VALUES
-            and aliased / values > _allowed_share(values)
-        ):
-            raise ExcessiveAliasingError(
-                "the document contains excessive aliasing: its aliases expand to far more "
-                "values than it writes"
-            )
+        _count(counts, through_alias)
         if isinstance(node, MappingNode | SequenceNode):
             open_nodes.add(id(node))
             path.append(id(node))
             stack.append(None)
             children = (
-                [part for pair in node.value for part in pair]
+                [part for key, value in node.value for part in (key, value) if part.tag != _MERGE]
                 if isinstance(node, MappingNode)
                 else node.value
             )
             stack.extend((child, through_alias) for child in reversed(children))
+
+
+def _count(counts: list[int], through_alias: bool) -> None:
+    counts[0] += 1
+    counts[1] += through_alias
+    values, aliased = counts
+    if aliased > MIN_ALIASED and values > MIN_VALUES and aliased / values > _allowed_share(values):
+        raise ExcessiveAliasingError(
+            "the document contains excessive aliasing: its aliases expand to far more "
+            "values than it writes"
+        )
+
+
+def _constructed(loader: _Loader, document: Node) -> Any:
+    """The document's values; a value its explicit tag cannot hold is a YAML error.
+
+    PyYAML's constructors raise ValueError for some (`!!float abc`, `!!timestamp
+    2024-13-45`), which callers would otherwise take for a fault of their own.
+    """
+    try:
+        return loader.construct_document(document)
+    except (ValueError, OverflowError) as exc:
+        raise yaml.constructor.ConstructorError(None, None, str(exc), document.start_mark) from None
 
 
 def load(text: str) -> Any:
@@ -142,7 +175,7 @@ def load(text: str) -> Any:
         if document is None:
             return None
         _check_aliasing(document)
-        return loader.construct_document(document)
+        return _constructed(loader, document)
     finally:
         loader.dispose()
 
@@ -158,7 +191,7 @@ def load_all(text: str) -> Iterator[Any]:
         while loader.check_node():
             document = loader.get_node()
             _check_aliasing(document)
-            yield loader.construct_document(document)
+            yield _constructed(loader, document)
     finally:
         loader.dispose()
 

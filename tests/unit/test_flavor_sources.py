@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from function.codec import yaml_text
 from function.errors import FlavorError, MergeConflictError, WaitingForFlavorsError
 from function.resolve import requirements
 from function.resolve import sources as flavor_sources
@@ -134,6 +135,21 @@ SOURCES = [
         },
     ),
     SourceCase(
+        reason="integers as Go reads them: 0X1F, 0777, 0b-1 (0X1F crashed the reader)",
+        config_maps=[config_map("keys", "nodeSelector: {a: 0X1F, b: 0777, c: 0b-1}\n")],
+        data={"nodeSelector": {"a": 31, "b": 511, "c": -1}},
+    ),
+    SourceCase(
+        reason="a number past its range is the string Go keeps",
+        config_maps=[config_map("keys", "nodeSelector: {a: 1e400, b: 0xFFFFFFFFFFFFFFFFFFFF}\n")],
+        data={"nodeSelector": {"a": "1e400", "b": "0xFFFFFFFFFFFFFFFFFFFF"}},
+    ),
+    SourceCase(
+        reason="a value its explicit tag cannot hold",
+        config_maps=[config_map("keys", "replicas: !!float abc\n")],
+        error="ConfigMap ml/keys: flavor.yaml is not YAML",
+    ),
+    SourceCase(
         reason="bytes are no JSON value",
         config_maps=[config_map("keys", "env: [{name: KEY, value: !!binary aGk=}]\n")],
         error="flavor.yaml: env.0.value: not a value JSON holds",
@@ -251,3 +267,14 @@ def test_a_map_a_yaml_anchor_puts_in_two_places_is_two_maps_once_resolved() -> N
     resolved = resolve({"resources": {"limits": {"memory": "1Gi"}}}, shared)
     assert resolved.data["resources"] == {"limits": {"cpu": "1", "memory": "1Gi"}}
     assert resolved.data["sidecar"]["resources"] == {"limits": {"cpu": "1"}}
+
+
+@pytest.mark.parametrize(
+    ("anchored", "aliases"),
+    [("{" + ", ".join(f"k{i}: v{i}" for i in range(10)) + "}", 200), ("x", 2000)],
+    ids=["a map of ten, 200 times", "a string, 2000 times"],
+)
+def test_aliases_go_yaml_v2_takes_are_read(anchored: str, aliases: int) -> None:
+    # Go counts each alias once itself: 95 % and 50 % of these come through aliases.
+    text = f"base: &a {anchored}\nmany: [{', '.join(['*a'] * aliases)}]\n"
+    assert len(yaml_text.load(text)["many"]) == aliases
