@@ -128,9 +128,17 @@ class IRSA(_Settings):
     """IAM Roles for Service Accounts."""
 
     enabled: bool = False
-    service_account_name: ObjectName = "asya-actors"
+    service_account_name: str = "asya-actors"
     role_arn: str = Field("", description="Used as is when set.")
     role_arn_pattern: str = "arn:aws:iam::ACCOUNT_ID:role/asya-actors-{namespace}"
+
+    @field_validator("service_account_name")
+    @classmethod
+    def _a_name_when_used(cls, name: str, info: ValidationInfo) -> str:
+        # Read only with IRSA on (the v1 form's shared ServiceAccount): unused, it may be anything.
+        if info.data.get("enabled"):
+            _object_name(name)
+        return name
 
 
 class KedaSecretRef(_Settings):

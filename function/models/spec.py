@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -121,36 +120,10 @@ class Advanced(_Spec):
     metric_type: Literal["AverageValue", "Value"] | None = None
 
     @model_validator(mode="after")
-    def _as_keda_takes_it(self) -> Advanced:
+    def _formula_needs_target(self) -> Advanced:
         if self.formula is not None and self.target is None:
             raise ValueError("formula requires target")
-        if self.formula is None and (
-            unused := [
-                key
-                for key, value in (
-                    ("target", self.target),
-                    ("activationTarget", self.activation_target),
-                    ("metricType", self.metric_type),
-                )
-                if value is not None
-            ]
-        ):
-            verb = "takes" if len(unused) == 1 else "take"
-            raise ValueError(f"{' and '.join(unused)} {verb} effect only with formula")
-        if self.target is not None and not _positive_number(self.target):
-            raise ValueError(
-                f"target must be a number above zero, written as text: {self.target!r}"
-            )
         return self
-
-
-def _positive_number(text: str) -> bool:
-    """Tell whether KEDA reads `text` as a target: a finite number above zero."""
-    try:
-        number = float(text)
-    except ValueError:
-        return False
-    return math.isfinite(number) and number > 0
 
 
 # KEDA's ScaledObject holds its counts as int32 (keda.sh_scaledobjects.yaml).
@@ -165,11 +138,8 @@ class AuthenticationRef(_Spec):
 
 
 # The name of the trigger the function puts on the actor's queue, kept stable (the
-# observed ScaledObject's is found by it); KEDA needs each trigger's name unique
-# (scaletriggers_types.go, ValidateTriggers).
+# observed ScaledObject's is found by it).
 QUEUE_TRIGGER = "queue"
-# The scalers whose metrics KEDA will not cache (ValidateTriggers).
-UNCACHED_SCALERS = frozenset({"cpu", "memory", "cron"})
 
 
 class Trigger(_Spec):
@@ -181,17 +151,6 @@ class Trigger(_Spec):
     authentication_ref: AuthenticationRef | None = None
     metric_type: Literal["AverageValue", "Value", "Utilization"] | None = None
     use_cached_metrics: bool | None = None
-
-    @model_validator(mode="after")
-    def _as_keda_takes_it(self) -> Trigger:
-        if self.name == QUEUE_TRIGGER:
-            raise ValueError(
-                f"name {QUEUE_TRIGGER!r} is the actor's own trigger on its queue: "
-                "give this trigger another name"
-            )
-        if self.use_cached_metrics and self.type in UNCACHED_SCALERS:
-            raise ValueError(f"useCachedMetrics: KEDA caches no metrics of the {self.type} scaler")
-        return self
 
 
 class Scaling(_Spec):
@@ -205,17 +164,6 @@ class Scaling(_Spec):
     queue_length: int = Field(5, ge=1, le=INT32_MAX)
     advanced: Advanced | None = None
     additional_triggers: list[Trigger] = Field(default_factory=list)
-
-    @field_validator("additional_triggers")
-    @classmethod
-    def _names_unique(cls, triggers: list[Trigger]) -> list[Trigger]:
-        named = [trigger.name for trigger in triggers if trigger.name]
-        if twice := sorted({name for name in named if named.count(name) > 1}):
-            raise ValueError(
-                f"each trigger's name must be unique (KEDA refuses the ScaledObject): "
-                f"{', '.join(repr(name) for name in twice)} named twice"
-            )
-        return triggers
 
 
 class Policy(_Spec):

@@ -12,7 +12,7 @@ from typing import Any
 
 from function.models.input import Input
 from function.models.xr import Composite
-from function.resolve import layers, requirements, scaler_requests, sources, timeouts, validate
+from function.resolve import layers, requirements, scaling_rules, sources, timeouts, validate
 
 
 @dataclass(frozen=True)
@@ -74,8 +74,9 @@ def resolve_with(xr: Composite, settings: Input, flavors: layers.Flavors) -> lay
     """
     resolution = layers.resolve_with(xr, flavors)
     validate.check(resolution.spec, settings, resolution.provenance)
+    scaling_rules.check(resolution.spec, resolution.provenance)
     contradicting = timeouts.contradictions(resolution, settings)
-    unrequested = scaler_requests.warnings(resolution.spec)
+    unrequested = scaling_rules.warnings(resolution.spec)
     if contradicting or unrequested:
         return replace(
             resolution,

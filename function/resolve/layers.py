@@ -35,7 +35,7 @@ class Resolution:
     warnings: tuple[str, ...] = field(default=())
     # Timeouts that contradict the actor's (resolve.timeouts), said as warnings too.
     timeout_warnings: tuple[str, ...] = field(default=())
-    # Containers a cpu or memory trigger needs a request of (resolve.scaler_requests).
+    # What KEDA may refuse, and settings it leaves out (resolve.scaling_rules).
     scaling_warnings: tuple[str, ...] = field(default=())
 
 

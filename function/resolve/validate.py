@@ -19,7 +19,7 @@ from function.models.input import Input
 from function.models.pod import Loc
 from function.models.spec import Spec
 from function.resolve import env_names, kube_schemas, resources
-from function.resolve.provenance import DEFAULT, MAX_PROBLEMS, Provenance
+from function.resolve.provenance import MAX_PROBLEMS, Provenance
 
 # What only a container that keeps running has: an init container, only with restartPolicy Always.
 RUNNING_ONLY = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
@@ -58,11 +58,7 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
                     functools.partial(_user_container, (field, index), container, defined, origin)
                 )
     grace = timeouts.grace_period_seconds(spec.actor_timeout_seconds)
-    checks += [
-        lambda: _sleeps_within(grace, origin),
-        lambda: _host_ports(origin),
-        lambda: _replica_bounds(spec, origin),
-    ]
+    checks += [lambda: _sleeps_within(grace, origin), lambda: _host_ports(origin)]
     for run in checks:
         try:
             run()
@@ -73,24 +69,6 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     # Only then: the rules above say what is wrong in the pod's own words, and a part
     # they refuse (a mount without a path) would be refused here a second time.
     kube_schemas.check(origin)
-
-
-def _replica_bounds(spec: Spec, origin: Provenance) -> None:
-    """The autoscaler's least replicas are at most its most (its HPA would be refused).
-
-    Each count may come from another layer, the function's defaults among them: the
-    refusal names where each came from. Without autoscaling they are not used.
-    """
-    scaling = spec.scaling
-    if not scaling.enabled or scaling.min_replica_count <= scaling.max_replica_count:
-        return
-    _, most_from = origin.blame(("scaling", "maxReplicaCount"))
-    most = f"maxReplicaCount {scaling.max_replica_count}"
-    raise origin.refuse(
-        ("scaling", "minReplicaCount"),
-        f"{scaling.min_replica_count} is above {most} "
-        + (f"(from {most_from})" if most_from != DEFAULT else "(the function's default)"),
-    )
 
 
 def _sleeps_within(grace: int, origin: Provenance) -> None:

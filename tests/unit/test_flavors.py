@@ -12,7 +12,7 @@ from function.models import input as fn_input
 from function.models import spec as spec_model
 from function.models import xr as xr_model
 from function.models.spec import as_data
-from function.resolve import layers, sources, validate
+from function.resolve import actor, layers, sources
 
 
 def composite(**spec: Any) -> xr_model.Composite:
@@ -30,13 +30,13 @@ def flavor(name: str, data: dict[str, Any], **metadata: Any) -> sources.Flavor:
 
 
 def resolve(spec: dict[str, Any], *fetched: sources.Flavor) -> layers.Resolution:
-    """Resolve and validate, as the function does before it renders."""
+    """Resolve and check, at the resolve boundary the function and the tools share."""
     names = [flavor.name for flavor in fetched]
-    resolution = layers.resolve(
-        composite(**spec, flavors=names) if names else composite(**spec), list(fetched)
+    return actor.resolve_with(
+        composite(**spec, flavors=names) if names else composite(**spec),
+        fn_input.parse({}),
+        layers.on_their_own(list(fetched)),
     )
-    validate.check(resolution.spec, fn_input.parse({}), resolution.provenance)
-    return resolution
 
 
 def test_defaults_fill_in_what_nobody_set() -> None:

@@ -116,7 +116,7 @@ def test_the_input_ttl_sets_the_response_ttl() -> None:
             id="a broker Secret that is no object name",
         ),
         pytest.param(
-            {"irsa": {"serviceAccountName": "Asya_Actors"}},
+            {"irsa": {"enabled": True, "serviceAccountName": "Asya_Actors"}},
             "irsa.serviceAccountName: 'Asya_Actors' is not an object name",
             id="a ServiceAccount name that is no object name",
         ),
@@ -374,3 +374,9 @@ def test_a_remembered_flavor_that_nests_too_deeply_is_refused_on_every_call() ->
     assert answers[0][0].startswith("invalid flavor data: labels.k.k")
     assert '(from flavor "shape")' in answers[0][0]
     assert runner.memo.hits == 2
+
+
+def test_an_input_value_the_function_never_reads_is_not_held_to_its_rule() -> None:
+    # The shared ServiceAccount's name is read only with IRSA on.
+    rsp = run(with_input({"irsa": {"enabled": False, "serviceAccountName": ""}}))
+    assert support.fatal_messages(rsp) == []

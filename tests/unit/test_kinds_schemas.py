@@ -126,7 +126,7 @@ def test_a_value_the_schema_refuses_is_refused_naming_the_field_and_flavor(
 KEDA_REFUSES = [
     pytest.param(
         {"scaling": {"additionalTriggers": [{"type": "cron", "name": "queue", "metadata": {}}]}},
-        "scaling.additionalTriggers[0]: name 'queue' is the actor's own trigger on its queue",
+        "scaling.additionalTriggers[0].name: 'queue' is the actor's own trigger on its queue",
         id="a trigger named as the actor's own",
     ),
     pytest.param(
@@ -139,8 +139,8 @@ KEDA_REFUSES = [
                 ]
             }
         },
-        "scaling.additionalTriggers: each trigger's name must be unique (KEDA refuses the "
-        "ScaledObject): 'a' named twice",
+        "scaling.additionalTriggers[2].name: another trigger has this name: KEDA needs each "
+        "name unique",
         id="two triggers of one name",
     ),
     pytest.param(
@@ -151,7 +151,7 @@ KEDA_REFUSES = [
                 ]
             }
         },
-        "scaling.additionalTriggers[0]: useCachedMetrics: KEDA caches no metrics of the "
+        "scaling.additionalTriggers[0].useCachedMetrics: KEDA caches no metrics of the "
         "memory scaler",
         id="cached metrics of a memory trigger",
     ),
@@ -161,18 +161,13 @@ KEDA_REFUSES = [
         id="a formula's metric type KEDA's CRD does not list",
     ),
     pytest.param(
-        {"scaling": {"advanced": {"target": "5", "metricType": "Value"}}},
-        "scaling.advanced: target and metricType take effect only with formula",
-        id="a target without a formula (not rendered before)",
-    ),
-    pytest.param(
         {"scaling": {"advanced": {"formula": "queue", "target": "five"}}},
-        "scaling.advanced: target must be a number above zero, written as text: 'five'",
+        "scaling.advanced.target: must be a number above zero, as text",
         id="a target that is no number",
     ),
     pytest.param(
         {"scaling": {"advanced": {"formula": "queue", "target": "0"}}},
-        "scaling.advanced: target must be a number above zero",
+        "scaling.advanced.target: must be a number above zero",
         id="a target of zero",
     ),
 ]
@@ -206,6 +201,12 @@ def test_a_scaled_object_keda_would_refuse_is_refused_naming_the_field_and_flavo
                 {"type": "cron", "metadata": {}},
             ]
         },
+        {"advanced": {"formula": "queue * 2", "target": "0x1p3"}},
+        {"advanced": {"formula": "queue * 2", "target": "Inf"}},
+        {
+            "enabled": False,
+            "additionalTriggers": [{"type": "cron", "name": "queue", "metadata": {}}],
+        },
         {
             "advanced": {
                 "formula": "queue * 2",
@@ -215,7 +216,14 @@ def test_a_scaled_object_keda_would_refuse_is_refused_naming_the_field_and_flavo
             }
         },
     ],
-    ids=["cached metrics of another scaler", "two unnamed triggers", "a formula with its target"],
+    ids=[
+        "cached metrics of another scaler",
+        "two unnamed triggers",
+        "a hexadecimal target, as Go reads it",
+        "an infinite target, which KEDA takes",
+        "a trigger no ScaledObject carries (scaling off)",
+        "a formula with its target",
+    ],
 )
 def test_what_keda_takes_renders(scaling: dict[str, Any]) -> None:
     rsp = fn.FunctionRunner().answer(support.flavored_request({"scaling": scaling})).message()
@@ -266,6 +274,14 @@ def test_a_cpu_trigger_warns_of_each_container_without_a_cpu_request() -> None:
 )
 def test_a_resource_trigger_keda_takes_warns_of_nothing(data: dict[str, Any]) -> None:
     assert scaling_warnings(data) == []
+
+
+def test_a_target_without_a_formula_is_left_out_with_a_warning() -> None:
+    said = scaling_warnings({"scaling": {"advanced": {"target": "5", "metricType": "Value"}}})
+    assert said == [
+        "scaling.advanced: target and metricType take effect only with a formula: left out of "
+        "the ScaledObject"
+    ]
 
 
 LAYERED = [
