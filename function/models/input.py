@@ -63,14 +63,16 @@ def _absolute_path(value: Any) -> Any:
 # the rendered object (or the pods never start) otherwise. Each says why in words first;
 # the pattern is for the Input CRD.
 ObjectName = Annotated[
-    str, Field(pattern=names.OBJECT_NAME, max_length=253), BeforeValidator(_object_name)
+    str,
+    Field(pattern=names.OBJECT_NAME, max_length=names.MAX_OBJECT_NAME),
+    BeforeValidator(_object_name),
 ]
 OptionalObjectName = Annotated[
     str,
-    Field(pattern=f"^$|{names.OBJECT_NAME}", max_length=253),
+    Field(pattern=f"^$|{names.OBJECT_NAME}", max_length=names.MAX_OBJECT_NAME),
     BeforeValidator(lambda value: value if value == "" else _object_name(value)),
 ]
-SecretKey = Annotated[str, Field(pattern=r"^[-._a-zA-Z0-9]+$"), BeforeValidator(_key)]
+KeyName = Annotated[str, Field(pattern=r"^[-._a-zA-Z0-9]+$"), BeforeValidator(_key)]
 AbsolutePath = Annotated[str, Field(pattern=r"^/."), BeforeValidator(_absolute_path)]
 
 
@@ -145,8 +147,8 @@ class KedaSecretRef(_Settings):
     """The Secret KEDA reads AWS keys from in secret mode."""
 
     name: OptionalObjectName = ""
-    access_key_id_key: SecretKey = "AWS_ACCESS_KEY_ID"
-    secret_access_key_key: SecretKey = "AWS_SECRET_ACCESS_KEY"  # noqa: S105  # A key's name.
+    access_key_id_key: KeyName = "AWS_ACCESS_KEY_ID"
+    secret_access_key_key: KeyName = "AWS_SECRET_ACCESS_KEY"  # noqa: S105  # A key's name.
 
 
 class KedaAWS(_Settings):
@@ -228,7 +230,7 @@ class RabbitMQSecretRef(_Settings):
     """The Secret KEDA reads the broker's URL from."""
 
     name: ObjectName = "rabbitmq-keda-secret"
-    host_key: SecretKey = "host"
+    host_key: KeyName = "host"
 
 
 class RabbitMQKeda(_Settings):
@@ -251,7 +253,7 @@ class PubSubSecretRef(_Settings):
     """The Secret holding a service-account key, for keda.authProvider: secret."""
 
     name: ObjectName = "gcp-keda-secret"
-    credentials_key: SecretKey = "credentials.json"
+    credentials_key: KeyName = "credentials.json"
 
 
 class ExternalScaler(_Settings):

@@ -201,7 +201,9 @@ class Resiliency(_Spec):
         try:
             seconds = durations.go_duration_seconds(value)
         except durations.TooLongError:
-            raise ValueError(f"must be at most {durations.LONGEST} (about 292 years)") from None
+            raise ValueError(
+                f"must be within {durations.LONGEST} (about 292 years) either way"
+            ) from None
         except ValueError:
             raise ValueError("must be a duration such as 30s, 5m or 1h30m") from None
         if seconds <= 0:

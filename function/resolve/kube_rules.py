@@ -40,9 +40,8 @@ def _divisor(kind: str, numbers: tuple[float, ...]) -> dict[str, Any]:
     }
 
 
-# Kubernetes type → (the schema it adds, what each of its properties must be; what the
-# object as a whole must be under "", after "must be").
-RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
+# Every type's rules: the pod's here, and those of probes, security contexts and volumes.
+RULES: parts.Rules = {
     **probe_rules.RULES,
     "ContainerPort": (
         {
@@ -63,7 +62,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
     "Container": (
         {
             "properties": {
-                "imagePullPolicy": {"enum": [None, "", "Always", "IfNotPresent", "Never"]},
+                "imagePullPolicy": parts.PULL_POLICY,
                 "terminationMessagePolicy": {"enum": [None, "", "File", "FallbackToLogsOnError"]},
                 "livenessProbe": probe_rules.ONE_SUCCESS,
                 "startupProbe": probe_rules.ONE_SUCCESS,
@@ -94,7 +93,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             },
         },
         {
-            "imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)",
+            "imagePullPolicy": parts.PULL_POLICY_SAID,
             "terminationMessagePolicy": "File or FallbackToLogsOnError (or empty: File)",
             "": "privileged (securityContext.privileged: true) to mount with Bidirectional "
             "propagation",
@@ -107,7 +106,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
     "EnvFromSource": (
         {
             "properties": {"prefix": {"pattern": r"^[ -<>-~]*$"}},
-            **probe_rules.exactly_one("configMapRef", "secretRef"),
+            **parts.exactly_one("configMapRef", "secretRef"),
         },
         {
             "": "set with exactly one source: configMapRef or secretRef",
@@ -123,32 +122,13 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
                 "mountPropagation": {"enum": [None, *PROPAGATIONS]},
                 "recursiveReadOnly": {"enum": [None, "Disabled", "IfPossible", "Enabled"]},
             },
-            "allOf": [
-                parts.not_both("subPath", "subPathExpr"),
-                {
-                    "if": {
-                        "required": ["recursiveReadOnly"],
-                        "properties": {"recursiveReadOnly": {"enum": ["IfPossible", "Enabled"]}},
-                    },
-                    "then": {
-                        "required": ["readOnly"],
-                        "properties": {
-                            "readOnly": {"const": True},
-                            "mountPropagation": {"enum": [None, "None"]},
-                        },
-                    },
-                },
-            ],
         },
         {
-            "subPath": "a relative path inside the volume, no '..'",
-            "subPathExpr": "a relative path inside the volume, no '..'",
-            "mountPropagation": f"{', '.join(PROPAGATIONS)} (Bidirectional in a privileged "
-            "container only); None or unset with a recursiveReadOnly",
+            "subPath": parts.DESCENDING_SAID,
+            "subPathExpr": parts.DESCENDING_SAID,
+            "mountPropagation": "None, HostToContainer or Bidirectional (Bidirectional in a "
+            "privileged container only)",
             "recursiveReadOnly": "Disabled, IfPossible or Enabled",
-            "readOnly": "true with recursiveReadOnly IfPossible or Enabled",
-            "": "set with subPath or subPathExpr (not both), and with readOnly: true when "
-            "recursiveReadOnly is IfPossible or Enabled",
         },
     ),
     "ContainerResizePolicy": (
@@ -171,7 +151,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
                     "properties": {"fieldPath": {"pattern": _ENV_FIELDS}, "apiVersion": parts.V1}
                 }
             },
-            **probe_rules.exactly_one(*ENV_SOURCES),
+            **parts.exactly_one(*ENV_SOURCES),
         },
         {
             "": f"set with exactly one source: {', '.join(ENV_SOURCES)}",

@@ -7,7 +7,7 @@ name is a header name. kube_rules takes these in with the pod's other rules.
 
 from __future__ import annotations
 
-from typing import Any
+from function.resolve import rule_parts as parts
 
 PORT = {"minimum": 1, "maximum": 65535}
 PORT_NAME = r"^(?!.*--)(?=.*[a-z])[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$"
@@ -24,20 +24,7 @@ COUNT_SAID = "0 or more"
 ONE_SUCCESS = {"properties": {"successThreshold": {"maximum": 1}}}
 
 
-def exactly_one(*fields: str) -> dict[str, Any]:
-    """A schema that holds an object (not a null one) to exactly one of `fields`, set."""
-    return {
-        "if": {"type": "object"},
-        "then": {
-            "oneOf": [
-                {"required": [field], "properties": {field: {"type": "object"}}} for field in fields
-            ]
-        },
-    }
-
-
-# Kubernetes type → (the schema it adds, what each of its properties must be).
-RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
+RULES: parts.Rules = {
     "Probe": (
         {
             "properties": {
@@ -48,7 +35,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
                 "failureThreshold": COUNTS,
                 "terminationGracePeriodSeconds": {"minimum": 1},
             },
-            **exactly_one("exec", "httpGet", "tcpSocket", "grpc"),
+            **parts.exactly_one("exec", "httpGet", "tcpSocket", "grpc"),
         },
         {
             "": "set with exactly one handler: exec, httpGet, tcpSocket or grpc",
@@ -61,7 +48,7 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
         },
     ),
     "LifecycleHandler": (
-        exactly_one("exec", "httpGet", "tcpSocket", "sleep"),
+        parts.exactly_one("exec", "httpGet", "tcpSocket", "sleep"),
         {"": "set with exactly one handler: exec, httpGet, tcpSocket or sleep"},
     ),
     "ExecAction": (

@@ -27,6 +27,33 @@ V1 = {"enum": [None, "", "v1"]}
 V1_SAID = "v1 (or empty)"
 # A name that must be set: present and not empty.
 SET: dict[str, Any] = {"type": "string", "minLength": 1}
+DESCENDING_SAID = "a relative path inside the volume, no '..'"
+# An image's pull policy; empty, the API server defaults it by the image's tag.
+PULL_POLICY = {"enum": [None, "", "Always", "IfNotPresent", "Never"]}
+PULL_POLICY_SAID = "Always, IfNotPresent or Never (or empty: by the image tag)"
+# Kubernetes type → (the schema it adds, what each of its properties must be; what the
+# object as a whole must be under "", after "must be").
+Rules = dict[str, tuple[dict[str, Any], dict[str, str]]]
+
+
+def _set(field: str) -> dict[str, Any]:
+    """A schema holding an object to `field`, present and not null."""
+    return {"required": [field], "properties": {field: {"type": "object"}}}
+
+
+def exactly_one(*fields: str) -> dict[str, Any]:
+    """A schema that holds an object (not a null one) to exactly one of `fields`, set."""
+    return {"if": {"type": "object"}, "then": {"oneOf": [_set(field) for field in fields]}}
+
+
+def at_most_one(*fields: str) -> dict[str, Any]:
+    """A schema refusing an object that sets two of `fields` (none set is fine)."""
+    pairs = [
+        {"allOf": [_set(first), _set(second)]}
+        for at, first in enumerate(fields)
+        for second in fields[at + 1 :]
+    ]
+    return {"not": {"anyOf": pairs}}
 
 
 def not_both(first: str, second: str) -> dict[str, Any]:

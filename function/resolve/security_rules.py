@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from function.resolve import rule_parts as parts
+
 # What a container runs as: a user or group id the API server takes.
 _ID = {"minimum": 0, "maximum": 2**31 - 1}
 _ID_SAID = "an id from 0 to 2147483647"
@@ -31,7 +33,9 @@ _NO_ESCALATION = {
 }
 
 
-def _profile(kind: str) -> tuple[dict[str, Any], dict[str, str]]:
+def _profile(
+    kind: str, profile: dict[str, Any], said: str
+) -> tuple[dict[str, Any], dict[str, str]]:
     """A seccomp or AppArmor profile: a Localhost one names its file, no other one does."""
     return (
         {
@@ -39,28 +43,26 @@ def _profile(kind: str) -> tuple[dict[str, Any], dict[str, str]]:
             "if": {"required": ["type"], "properties": {"type": {"const": "Localhost"}}},
             "then": {
                 "required": ["localhostProfile"],
-                "properties": {"localhostProfile": {"type": "string", "minLength": 1}},
+                "properties": {"localhostProfile": {"type": "string", **profile}},
             },
             "else": {"properties": {"localhostProfile": {"type": "null"}}},
         },
         {
             "type": ", ".join(PROFILE_TYPES),
-            "localhostProfile": f"the {kind} profile's file with type Localhost, unset otherwise",
+            "localhostProfile": f"{said} with type Localhost; unset with any other type",
             "": f"given a localhostProfile with type Localhost ({kind})",
         },
     )
 
 
-# Kubernetes type → (the schema it adds, what each of its properties must be; what the
-# object as a whole must be under "", after "must be").
-RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
+RULES: parts.Rules = {
     "SecurityContext": (
         {
             "properties": {
                 "runAsUser": _ID,
                 "runAsGroup": _ID,
                 # Unmasked needs the pod's `hostUsers: false`, which it does not set.
-                "procMount": {"enum": [None, "", "Default"]},
+                "procMount": {"enum": [None, "Default"]},
             },
             **_NO_ESCALATION,
         },
@@ -73,8 +75,18 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
             "add": "without CAP_SYS_ADMIN with allowPrivilegeEscalation: false",
         },
     ),
-    "SeccompProfile": _profile("seccomp"),
-    "AppArmorProfile": _profile("AppArmor"),
+    # A seccomp profile's file lies under the kubelet's seccomp root.
+    "SeccompProfile": _profile(
+        "seccomp",
+        {"pattern": parts.DESCENDING},
+        "a path below the kubelet's seccomp root, no '..',",
+    ),
+    # An AppArmor profile's name: not blank, not padded, at most 4095 characters.
+    "AppArmorProfile": _profile(
+        "AppArmor",
+        {"pattern": r"^\S([\s\S]*\S)?$", "maxLength": 4095},
+        "the profile's name, not blank nor padded with spaces, at most 4095 characters",
+    ),
     "WindowsSecurityContextOptions": (
         # A host process needs the pod's `hostNetwork`, which it does not set.
         {"properties": {"hostProcess": {"enum": [None, False]}}},

@@ -21,6 +21,8 @@ from function.models.spec import Spec
 from function.resolve import env_names, kube_schemas, resources
 from function.resolve.provenance import MAX_PROBLEMS, Provenance
 
+# The recursiveReadOnly modes that make a mount read-only all the way down.
+RECURSIVELY_READ_ONLY = ("IfPossible", "Enabled")
 # What only a container that keeps running has: an init container, only with restartPolicy Always.
 RUNNING_ONLY = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 
@@ -231,6 +233,20 @@ def _mounts(
         if normal in seen:
             raise origin.refuse((*loc, "mountPath"), f"{path} is mounted twice in one container")
         seen[normal] = loc
+        _mount_fields(origin, loc, mount)
+
+
+def _mount_fields(origin: Provenance, loc: Loc, mount: Mapping[str, Any]) -> None:
+    """The fields of one mount that only make sense together (ValidateVolumeMounts)."""
+    if mount.get("subPath") and mount.get("subPathExpr"):
+        raise origin.refuse((*loc, "subPathExpr"), "set subPath or subPathExpr, not both")
+    if mount.get("recursiveReadOnly") in RECURSIVELY_READ_ONLY:
+        if mount.get("readOnly") is not True:
+            raise origin.refuse(
+                (*loc, "recursiveReadOnly"), "needs readOnly: true on the same mount"
+            )
+        if mount.get("mountPropagation") not in (None, "None"):
+            raise origin.refuse((*loc, "recursiveReadOnly"), "needs mountPropagation None or unset")
 
 
 def _user_container(

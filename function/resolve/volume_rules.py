@@ -8,15 +8,15 @@ its type and the words a refusal says; kube_rules takes them in with the rest.
 
 from __future__ import annotations
 
-from typing import Any
-
-from function.resolve import probe_rules
 from function.resolve import rule_parts as parts
 
 # A downward API volume's files: the pod's identity, its labels and annotations.
 _VOLUME_FIELDS = rf"^(metadata\.(name|namespace|uid|labels|annotations)|{parts.ONE_LABEL})$"
-# What a CSI driver may be called: as the API server checks it, at most 63 characters.
-_CSI_DRIVER = {"pattern": r"^[a-zA-Z0-9]([-a-zA-Z0-9_.]{0,61}[a-zA-Z0-9])?$"}
+# What a CSI driver may be called: a DNS subdomain in any case, at most 63 characters.
+_CSI_DRIVER = {
+    "pattern": r"^[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?)*$",
+    "maxLength": 63,
+}
 # The sources one item of a projected volume may have (VolumeProjection's fields).
 PROJECTIONS = (
     "clusterTrustBundle",
@@ -27,9 +27,7 @@ PROJECTIONS = (
     "serviceAccountToken",
 )
 
-# Kubernetes type → (the schema it adds, what each of its properties must be; what the
-# object as a whole must be under "", after "must be").
-RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
+RULES: parts.Rules = {
     "HostPathVolumeSource": (
         {
             "properties": {
@@ -85,21 +83,22 @@ RULES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
     "CSIVolumeSource": (
         {"properties": {"driver": _CSI_DRIVER}},
         {
-            "driver": "a CSI driver's name: at most 63 letters, digits, '-', '_' and '.', "
-            "starting and ending with a letter or digit"
+            "driver": "a CSI driver's name: a DNS subdomain (letters, digits, '-' and '.') of at "
+            "most 63 characters"
         },
     ),
     "ImageVolumeSource": (
-        {"properties": {"pullPolicy": {"enum": [None, "", "Always", "IfNotPresent", "Never"]}}},
-        {"pullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)"},
+        {"properties": {"pullPolicy": parts.PULL_POLICY}},
+        {"pullPolicy": parts.PULL_POLICY_SAID},
     ),
     "GitRepoVolumeSource": (
         {"properties": {"directory": {"pattern": parts.DESCENDING}}},
-        {"directory": "a relative path inside the volume, no '..'"},
+        {"directory": parts.DESCENDING_SAID},
     ),
     "VolumeProjection": (
-        probe_rules.exactly_one(*PROJECTIONS),
-        {"": f"set with exactly one source: {', '.join(PROJECTIONS)}"},
+        # Kubernetes takes an item with no source; two it refuses.
+        parts.at_most_one(*PROJECTIONS),
+        {"": f"set with at most one source: {', '.join(PROJECTIONS)}"},
     ),
     "ServiceAccountTokenProjection": (
         {

@@ -605,8 +605,8 @@ REFUSED = {
                 }
             ]
         },
-        "initContainers[i]: securityContext.seccompProfile.localhostProfile: must be the seccomp "
-        "profile's file with type Localhost, unset otherwise",
+        "initContainers[i]: securityContext.seccompProfile.localhostProfile: must be a path "
+        "below the kubelet's seccomp root, no '..', with type Localhost; unset with any other type",
     ),
     "a seccomp type in lower case": (
         {
@@ -667,14 +667,14 @@ REFUSED = {
             "volumes": [{"name": "v", "emptyDir": {}}],
             "volumeMounts": [{"name": "v", "mountPath": "/v", "subPath": "a", "subPathExpr": "b"}],
         },
-        "volumeMounts[/v]: must be set with subPath or subPathExpr (not both)",
+        "volumeMounts[/v].subPathExpr: set subPath or subPathExpr, not both",
     ),
     "a mount propagation Kubernetes does not know": (
         {
             "volumes": [{"name": "v", "emptyDir": {}}],
             "volumeMounts": [{"name": "v", "mountPath": "/v", "mountPropagation": "bidirectional"}],
         },
-        "volumeMounts[/v]: mountPropagation: must be None, HostToContainer, Bidirectional",
+        "volumeMounts[/v]: mountPropagation: must be None, HostToContainer or Bidirectional",
     ),
     "a Bidirectional mount in the runtime, which is not privileged": (
         {
@@ -704,8 +704,7 @@ REFUSED = {
             "volumes": [{"name": "v", "emptyDir": {}}],
             "volumeMounts": [{"name": "v", "mountPath": "/v", "recursiveReadOnly": "Enabled"}],
         },
-        "volumeMounts[/v]: must be set with subPath or subPathExpr (not both), and with "
-        "readOnly: true when recursiveReadOnly is IfPossible or Enabled",
+        "volumeMounts[/v].recursiveReadOnly: needs readOnly: true on the same mount",
     ),
     "a recursiveReadOnly Kubernetes does not know": (
         {
@@ -736,6 +735,59 @@ REFUSED = {
         {"volumes": [{"name": "v", "nfs": {"server": "nfs", "path": "exports"}}]},
         "volumes[v]: nfs.path: must be an absolute path on the server",
     ),
+    "a recursively read-only mount that propagates": (
+        {
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "volumeMounts": [
+                {
+                    "name": "v",
+                    "mountPath": "/v",
+                    "readOnly": True,
+                    "recursiveReadOnly": "Enabled",
+                    "mountPropagation": "HostToContainer",
+                }
+            ],
+        },
+        "volumeMounts[/v].recursiveReadOnly: needs mountPropagation None or unset",
+    ),
+    "a seccomp profile's file out of the kubelet's root": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "securityContext": {
+                        "seccompProfile": {"type": "Localhost", "localhostProfile": "../p.json"}
+                    },
+                }
+            ]
+        },
+        "initContainers[i]: securityContext.seccompProfile.localhostProfile: must be a path "
+        "below the kubelet's seccomp root",
+    ),
+    "an AppArmor profile padded with spaces": (
+        {
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "securityContext": {
+                        "appArmorProfile": {"type": "Localhost", "localhostProfile": " p "}
+                    },
+                }
+            ]
+        },
+        "initContainers[i]: securityContext.appArmorProfile.localhostProfile: must be the "
+        "profile's name, not blank nor padded",
+    ),
+    "an empty proc mount type": (
+        {"initContainers": [{"name": "i", "image": "i:1", "securityContext": {"procMount": ""}}]},
+        "initContainers[i]: securityContext.procMount: must be Default",
+    ),
+    "a CSI driver name with an underscore": (
+        {"volumes": [{"name": "v", "csi": {"driver": "my_driver"}}]},
+        "volumes[v]: csi.driver: must be a CSI driver's name",
+    ),
     "a projected source with two sources": (
         {
             "volumes": [
@@ -747,7 +799,7 @@ REFUSED = {
                 }
             ]
         },
-        "volumes[v]: projected.sources[0]: must be set with exactly one source",
+        "volumes[v]: projected.sources[0]: must be set with at most one source",
     ),
     "a downward API file with no field": (
         {"volumes": [{"name": "v", "downwardAPI": {"items": [{"path": "x"}]}}]},
@@ -852,6 +904,25 @@ ACCEPTED = {
             }
         ],
     },
+    "a projected source with no source, and a seccomp profile at the kubelet's root": {
+        "volumes": [{"name": "j", "projected": {"sources": [{}]}}],
+        "initContainers": [
+            {
+                "name": "i",
+                "image": "i:1",
+                "securityContext": {
+                    "seccompProfile": {"type": "Localhost", "localhostProfile": ""},
+                    "appArmorProfile": {"type": "Localhost", "localhostProfile": "k8s-default"},
+                },
+            }
+        ],
+    },
+    "a recursively read-only mount of the runtime, kept as written": {
+        "volumes": [{"name": "v", "emptyDir": {}}],
+        "volumeMounts": [
+            {"name": "v", "mountPath": "/v", "readOnly": True, "recursiveReadOnly": "Enabled"}
+        ],
+    },
     "mounts Kubernetes takes": {
         "volumes": [{"name": "v", "emptyDir": {}}, {"name": "w", "emptyDir": {}}],
         "volumeMounts": [
@@ -865,6 +936,7 @@ ACCEPTED = {
             {"name": "s", "secret": {"secretName": "s"}},
             {"name": "p", "persistentVolumeClaim": {"claimName": "p"}},
             {"name": "d", "csi": {"driver": "secrets-store.csi.k8s.io"}},
+            {"name": "e", "csi": {"driver": "EBS.csi.AWS.com"}},
             {"name": "n", "nfs": {"server": "nfs", "path": "/exports"}},
             {"name": "i", "image": {"reference": "r:1", "pullPolicy": "IfNotPresent"}},
             {"name": "g", "gitRepo": {"repository": "r", "directory": "."}},

@@ -71,12 +71,9 @@ def runtime(plan: Plan) -> dict[str, Any]:
     if spec.state_proxy:
         mounts_.append({"name": pod.STATE_VOLUME, "mountPath": pod.STATE_SOCKETS})
     for mount in spec.volume_mounts:
+        # Every field the actor set (the schema checked them all), name and path first.
         kept = {"name": mount.get("name"), "mountPath": mount.get("mountPath")}
-        kept |= {
-            key: mount[key]
-            for key in ("subPath", "readOnly", "mountPropagation", "subPathExpr")
-            if mount.get(key)
-        }
+        kept |= {key: value for key, value in mount.items() if key not in kept and value}
         mounts_.append(kept)
     container: dict[str, Any] = {
         "name": pod.RUNTIME,

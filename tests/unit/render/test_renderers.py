@@ -307,7 +307,13 @@ def test_user_sidecars_init_containers_and_volumes_are_added() -> None:
             "initContainers": [{"name": "fetch-model", "image": "fetch:1"}],
             "volumes": [{"name": "models", "emptyDir": {}}],
             "volumeMounts": [
-                {"name": "models", "mountPath": "/models", "readOnly": True, "ignored": "x"}
+                {
+                    "name": "models",
+                    "mountPath": "/models",
+                    "readOnly": True,
+                    "recursiveReadOnly": "Enabled",
+                    "subPath": "",
+                }
             ],
         }
     )
@@ -318,10 +324,12 @@ def test_user_sidecars_init_containers_and_volumes_are_added() -> None:
     ]
     assert spec["initContainers"] == [{"name": "fetch-model", "image": "fetch:1"}]
     assert spec["volumes"][-1] == {"name": "models", "emptyDir": {}}
+    # Every field set is kept (recursiveReadOnly was dropped); an empty one is not written.
     assert spec["containers"][0]["volumeMounts"][-1] == {
         "name": "models",
         "mountPath": "/models",
         "readOnly": True,
+        "recursiveReadOnly": "Enabled",
     }
 
 
