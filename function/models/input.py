@@ -2,26 +2,30 @@
 
 from __future__ import annotations
 
-import math
 import posixpath
 import re
 from datetime import timedelta
-from typing import Annotated, Any, Final, Literal
+from typing import Any, Final, Literal
 
 from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
     Field,
     ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
-from pydantic.alias_generators import to_camel
 
 from function.errors import InputError
-from function.models import messages, names, pod
+from function.models import messages, pod
+from function.models.brokers import PubSub, RabbitMQ
+from function.models.settings import (
+    AbsolutePath,
+    KeyName,
+    ObjectName,
+    OptionalObjectName,
+    Settings,
+    object_name,
+)
 
 API_VERSION: Final = "asya.fn.crossplane.io/v1beta1"
 KIND: Final = "Input"
@@ -33,58 +37,10 @@ _AWS_PATTERNS = {
     "region": (re.compile(REGION), "an AWS region (such as us-east-1)"),
     "account_id": (re.compile(ACCOUNT_ID), "an AWS account id (12 digits)"),
 }
-# GCP's rule for a project id: 6-30 lowercase letters, digits and hyphens, starting
-# with a letter and not ending with a hyphen (empty: not set).
-GCP_PROJECT = r"^([a-z][a-z0-9-]{4,28}[a-z0-9])?$"
-# Pub/Sub's longest ack deadline.
-MAX_ACK_DEADLINE = 600
 _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
 
 
-def _object_name(value: Any) -> Any:
-    if isinstance(value, str) and not names.is_object_name(value):
-        raise ValueError(f"{value!r} is not {names.OBJECT_NAME_WORDS}")
-    return value
-
-
-def _key(value: Any) -> Any:
-    if isinstance(value, str) and not names.is_config_key(value):
-        raise ValueError(f"{value!r} is not {names.CONFIG_KEY_WORDS}")
-    return value
-
-
-def _absolute_path(value: Any) -> Any:
-    if isinstance(value, str) and not (value.startswith("/") and posixpath.normpath(value) != "/"):
-        raise ValueError(f"{value!r} is not an absolute path below /")
-    return value
-
-
-# Names of objects the rendered ones refer to, and keys in them: the API server refuses
-# the rendered object (or the pods never start) otherwise. Each says why in words first;
-# the pattern is for the Input CRD.
-ObjectName = Annotated[
-    str,
-    Field(pattern=names.OBJECT_NAME, max_length=names.MAX_OBJECT_NAME),
-    BeforeValidator(_object_name),
-]
-OptionalObjectName = Annotated[
-    str,
-    Field(pattern=f"^$|{names.OBJECT_NAME}", max_length=names.MAX_OBJECT_NAME),
-    BeforeValidator(lambda value: value if value == "" else _object_name(value)),
-]
-KeyName = Annotated[str, Field(pattern=r"^[-._a-zA-Z0-9]+$"), BeforeValidator(_key)]
-AbsolutePath = Annotated[str, Field(pattern=r"^/."), BeforeValidator(_absolute_path)]
-
-
-class _Settings(BaseModel):
-    """Base for every Input section: camelCase keys, unknown keys rejected, immutable, strict."""
-
-    model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True, strict=True
-    )
-
-
-class AWS(_Settings):
+class AWS(Settings):
     """Where and how queues are created."""
 
     region: str = Field(
@@ -110,13 +66,13 @@ class AWS(_Settings):
     tags: dict[str, str] = Field(default_factory=dict, description="Extra tags on every queue.")
 
 
-class DLQ(_Settings):
+class DLQ(Settings):
     """Dead-letter redrive settings."""
 
     max_receive_count: int = Field(3, ge=1, le=1000)  # SQS's own limit
 
 
-class SQS(_Settings):
+class SQS(Settings):
     """Queue attributes."""
 
     # SQS's own limits: 0 s to 12 hours, 60 s to 14 days.
@@ -126,7 +82,7 @@ class SQS(_Settings):
     dlq: DLQ = Field(default_factory=DLQ)
 
 
-class IRSA(_Settings):
+class IRSA(Settings):
     """IAM Roles for Service Accounts."""
 
     enabled: bool = False
@@ -139,11 +95,11 @@ class IRSA(_Settings):
     def _a_name_when_used(cls, name: str, info: ValidationInfo) -> str:
         # Read only with IRSA on (the v1 form's shared ServiceAccount): unused, it may be anything.
         if info.data.get("enabled"):
-            _object_name(name)
+            object_name(name)
         return name
 
 
-class KedaSecretRef(_Settings):
+class KedaSecretRef(Settings):
     """The Secret KEDA reads AWS keys from in secret mode."""
 
     name: OptionalObjectName = ""
@@ -151,7 +107,7 @@ class KedaSecretRef(_Settings):
     secret_access_key_key: KeyName = "AWS_SECRET_ACCESS_KEY"  # noqa: S105  # A key's name.
 
 
-class KedaAWS(_Settings):
+class KedaAWS(Settings):
     """Which AWS identity KEDA reads queue lengths with (podIdentity mode).
 
     KEDA's `identityOwner: keda` is its operator's own role; `workload` is the role of
@@ -181,7 +137,7 @@ class KedaAWS(_Settings):
         return {"provider": "aws", "identityOwner": self.identity_owner}
 
 
-class Keda(_Settings):
+class Keda(Settings):
     """How KEDA authenticates to read queue metrics."""
 
     auth_provider: Literal["podIdentity", "secret"] = "podIdentity"
@@ -189,14 +145,14 @@ class Keda(_Settings):
     aws: KedaAWS = Field(default_factory=KedaAWS)
 
 
-class Tracing(_Settings):
+class Tracing(Settings):
     """OpenTelemetry export defaults for the sidecar."""
 
     endpoint: str = ""
     protocol: str = ""
 
 
-class Sidecar(_Settings):
+class Sidecar(Settings):
     """The Asya sidecar and how the runtime is wired to it."""
 
     image: str = Field("ghcr.io/deliveryhero/asya-sidecar:latest", min_length=1)
@@ -226,94 +182,13 @@ class Sidecar(_Settings):
         return self
 
 
-class RabbitMQSecretRef(_Settings):
-    """The Secret KEDA reads the broker's URL from."""
-
-    name: ObjectName = "rabbitmq-keda-secret"
-    host_key: KeyName = "host"
-
-
-class RabbitMQKeda(_Settings):
-    """How KEDA reaches the broker."""
-
-    secret_ref: RabbitMQSecretRef = Field(default_factory=RabbitMQSecretRef)
-
-
-class RabbitMQ(_Settings):
-    """transport: rabbitmq. The platform runs the broker; the sidecar declares the queues."""
-
-    url: str = Field("", description="The sidecar's ASYA_RABBITMQ_URL, when set.")
-    creds_secret: OptionalObjectName = Field(
-        "", description="A Secret the sidecar reads with envFrom, when set."
-    )
-    keda: RabbitMQKeda = Field(default_factory=RabbitMQKeda)
-
-
-class PubSubSecretRef(_Settings):
-    """The Secret holding a service-account key, for keda.authProvider: secret."""
-
-    name: ObjectName = "gcp-keda-secret"
-    credentials_key: KeyName = "credentials.json"
-
-
-class ExternalScaler(_Settings):
-    """A KEDA external scaler for Pub/Sub (such as asya-scaler-pubsub)."""
-
-    address: str = Field("", description="host:port; when set, KEDA's external trigger is used.")
-
-
-class PubSubKeda(_Settings):
-    """How KEDA reads a subscription's backlog."""
-
-    secret_ref: PubSubSecretRef = Field(default_factory=PubSubSecretRef)
-    external_scaler: ExternalScaler = Field(default_factory=ExternalScaler)
-
-
-class PubSub(_Settings):
-    """transport: pubsub. One project for the managed resources, KEDA and the sidecar."""
-
-    project: str = Field(
-        "",
-        pattern=GCP_PROJECT,
-        description="The GCP project id; required with transport: pubsub.",
-    )
-    provider_config_name: str = Field("default", description="provider-gcp ProviderConfig.")
-    endpoint: str = Field("", description="An emulator endpoint for the sidecar.")
-    ack_deadline_seconds: int = Field(
-        300,
-        ge=10,
-        le=MAX_ACK_DEADLINE,
-        description="Unset: 300, or the actor's timeout up to Pub/Sub's 600 when longer.",
-    )
-    message_retention_duration: str = Field("604800s", pattern=r"^\d+s$")
-    keda: PubSubKeda = Field(default_factory=PubSubKeda)
-
-    @field_validator("project", mode="before")
-    @classmethod
-    def _a_project_id(cls, value: Any) -> Any:
-        if isinstance(value, str) and not re.match(GCP_PROJECT, value):
-            raise ValueError(
-                f"{value!r} is not a GCP project id (6-30 lowercase letters, digits and "
-                "hyphens, starting with a letter, not ending with a hyphen)"
-            )
-        return value
-
-    def ack_deadline_for(self, actor_timeout_seconds: float) -> int:
-        """The subscription's ack deadline: the Input's, else long enough for the actor's calls."""
-        if "ack_deadline_seconds" in self.model_fields_set:
-            return self.ack_deadline_seconds
-        return max(
-            self.ack_deadline_seconds, min(MAX_ACK_DEADLINE, math.ceil(actor_timeout_seconds))
-        )
-
-
-class Kubernetes(_Settings):
+class Kubernetes(Settings):
     """provider-kubernetes settings for wrapped objects."""
 
     provider_config_name: str = "in-cluster"
 
 
-class Input(_Settings):
+class Input(Settings):
     """The Composition step's input; every field has a default, so an empty Input works."""
 
     api_version: Literal["asya.fn.crossplane.io/v1beta1"] = Field(API_VERSION, alias="apiVersion")

@@ -12,10 +12,11 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic.alias_generators import to_camel
 
 from function import durations
 from function.models import names, pod, timeouts
+from function.models.scaling import INT32_MAX, Scaling
+from function.models.spec_base import SpecSection
 
 PullPolicy = Literal["Always", "IfNotPresent", "Never"]
 # Fields that say what the actor is or which flavors it uses; flavors cannot set them.
@@ -24,21 +25,7 @@ MAX_FLAVORS = 8
 MAX_STATE_PROXY_NAME = 63 - len(pod.CONNECTOR_PREFIX)
 
 
-class _Spec(BaseModel):
-    """Base for spec sections: camelCase keys, unknown keys rejected, immutable, strict.
-
-    Strict: a string or a boolean where an integer belongs (`replicas: "3"`,
-    `maxReplicaCount: true`) is refused, never coerced, so what is rendered and
-    what is handed on to later steps are the same typed values. Keys are read by
-    their XRD (camelCase) names only: the merge rules are keyed on those, and a
-    `volume_mounts` would escape them; it is an unknown field like any other.
-    Together these keep a validated spec's data exactly as it was given.
-    """
-
-    model_config = ConfigDict(alias_generator=to_camel, extra="forbid", frozen=True, strict=True)
-
-
-class EnvVar(_Spec):
+class EnvVar(SpecSection):
     """An environment variable of the runtime container."""
 
     name: str = Field(min_length=1)
@@ -51,7 +38,7 @@ LabelKey = Annotated[str, StringConstraints(pattern=names.LABEL_KEY)]
 LabelValue = Annotated[str, StringConstraints(pattern=names.LABEL_VALUE)]
 
 
-class Toleration(_Spec):
+class Toleration(SpecSection):
     """A pod toleration, typed and checked as the API server takes it (its value is a string)."""
 
     key: Annotated[str, StringConstraints(pattern=names.TOLERATION_KEY)] | None = None
@@ -74,14 +61,14 @@ class Toleration(_Spec):
         return self
 
 
-class NameValue(_Spec):
+class NameValue(SpecSection):
     """A plain name/value environment variable (sidecar and connector env)."""
 
     name: str = Field(min_length=1)
     value: str
 
 
-class SecretKey(_Spec):
+class SecretKey(SpecSection):
     """One Secret key exposed as an environment variable."""
 
     key: str = Field(min_length=1)
@@ -95,7 +82,7 @@ class SecretKey(_Spec):
         return key
 
 
-class SecretRef(_Spec):
+class SecretRef(SpecSection):
     """Keys of one Secret mapped to environment variables."""
 
     secret_name: str = Field(min_length=1)
@@ -109,64 +96,7 @@ class SecretRef(_Spec):
         return name
 
 
-class Advanced(_Spec):
-    """KEDA's advanced scaling options: a formula over the triggers and its target."""
-
-    restore_to_original_replica_count: bool | None = None
-    formula: str | None = None
-    target: str | None = None
-    activation_target: str | None = None
-    # KEDA's CRD takes these two for scalingModifiers (and its webhook refuses Utilization).
-    metric_type: Literal["AverageValue", "Value"] | None = None
-
-    @model_validator(mode="after")
-    def _formula_needs_target(self) -> Advanced:
-        if self.formula is not None and self.target is None:
-            raise ValueError("formula requires target")
-        return self
-
-
-# KEDA's ScaledObject holds its counts as int32 (keda.sh_scaledobjects.yaml).
-INT32_MAX = 2**31 - 1
-
-
-class AuthenticationRef(_Spec):
-    """The TriggerAuthentication (or ClusterTriggerAuthentication) a trigger uses."""
-
-    name: str = Field(min_length=1)
-    kind: Literal["TriggerAuthentication", "ClusterTriggerAuthentication"] | None = None
-
-
-# The name of the trigger the function puts on the actor's queue, kept stable (the
-# observed ScaledObject's is found by it).
-QUEUE_TRIGGER = "queue"
-
-
-class Trigger(_Spec):
-    """One more KEDA trigger, as KEDA's ScaledObject CRD takes it: its metadata are strings."""
-
-    type: str = Field(min_length=1)
-    metadata: dict[str, str]
-    name: str | None = None
-    authentication_ref: AuthenticationRef | None = None
-    metric_type: Literal["AverageValue", "Value", "Utilization"] | None = None
-    use_cached_metrics: bool | None = None
-
-
-class Scaling(_Spec):
-    """KEDA autoscaling; defaults come from the function's lowest layer."""
-
-    enabled: bool = True
-    min_replica_count: int = Field(0, ge=0, le=INT32_MAX)
-    max_replica_count: int = Field(10, ge=1, le=INT32_MAX)
-    polling_interval: int = Field(30, ge=1, le=INT32_MAX)
-    cooldown_period: int = Field(300, ge=0, le=INT32_MAX)
-    queue_length: int = Field(5, ge=1, le=INT32_MAX)
-    advanced: Advanced | None = None
-    additional_triggers: list[Trigger] = Field(default_factory=list)
-
-
-class Policy(_Spec):
+class Policy(SpecSection):
     """A retry policy of the sidecar."""
 
     max_attempts: int | None = Field(None, ge=1)
@@ -178,14 +108,14 @@ class Policy(_Spec):
     on_exhausted: list[str] | None = None
 
 
-class Rule(_Spec):
+class Rule(SpecSection):
     """Which errors a policy applies to."""
 
     errors: list[str] = Field(min_length=1)
     policy: str = Field(min_length=1)
 
 
-class Resiliency(_Spec):
+class Resiliency(SpecSection):
     """Retries and timeouts applied by the sidecar."""
 
     policies: dict[str, Policy] = Field(default_factory=dict)
@@ -211,7 +141,7 @@ class Resiliency(_Spec):
         return value
 
 
-class SidecarImage(_Spec):
+class SidecarImage(SpecSection):
     """The sidecar image, as repository, tag and pull policy."""
 
     repository: str | None = None
@@ -219,7 +149,7 @@ class SidecarImage(_Spec):
     pull_policy: PullPolicy | None = None
 
 
-class Sidecar(_Spec):
+class Sidecar(SpecSection):
     """Per-actor overrides of the Asya sidecar."""
 
     image: SidecarImage | None = None
@@ -227,20 +157,20 @@ class Sidecar(_Spec):
     resources: dict[str, Any] | None = None
 
 
-class Tracing(_Spec):
+class Tracing(SpecSection):
     """OpenTelemetry export of the sidecar."""
 
     endpoint: str | None = None
     protocol: str | None = None
 
 
-class Mount(_Spec):
+class Mount(SpecSection):
     """Where a state proxy is mounted in the runtime."""
 
     path: str = Field(pattern=r"^/")
 
 
-class Connector(_Spec):
+class Connector(SpecSection):
     """The container that backs a state proxy."""
 
     image: str = Field(min_length=1)
@@ -249,7 +179,7 @@ class Connector(_Spec):
     resources: dict[str, Any] | None = None
 
 
-class StateProxy(_Spec):
+class StateProxy(SpecSection):
     """A state mount served by a connector container."""
 
     # Its connector container is `asya-state-proxy-<name>`, which must fit in 63.
@@ -277,7 +207,7 @@ class NamedContainer(BaseModel):
         return name
 
 
-class Spec(_Spec):
+class Spec(SpecSection):
     """The resolved AsyncActor spec every later stage reads."""
 
     actor: str = Field(min_length=1, max_length=names.MAX_LABEL, pattern=names.DNS_LABEL)

@@ -22,7 +22,8 @@ from typing import Any
 
 from function.codec import go_scalars
 from function.models import pod, quantity
-from function.models.spec import QUEUE_TRIGGER, Spec
+from function.models.scaling import QUEUE_TRIGGER
+from function.models.spec import Spec
 from function.resolve.provenance import DEFAULT, Provenance
 
 RESOURCE_SCALERS = ("cpu", "memory")

@@ -16,7 +16,7 @@ import yaml
 
 from function import pipeline as fn
 from function.errors import FlavorError
-from function.models import spec as spec_model
+from function.models import scaling as scaling_model
 from function.resolve import kube_schemas
 from tests import support
 from tests.unit.test_flavors import flavor, resolve
@@ -349,15 +349,15 @@ def test_the_models_say_what_kedas_crd_says() -> None:
     crd = yaml.safe_load(KEDA_CRD.read_text())
     [version] = [v for v in crd["spec"]["versions"] if v["name"] == "v1alpha1"]
     spec = version["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
-    fields = spec_model.Scaling.model_fields
+    fields = scaling_model.Scaling.model_fields
     for name in ("minReplicaCount", "maxReplicaCount", "pollingInterval", "cooldownPeriod"):
         schema = spec[name]
         assert schema["format"] == "int32"
         bounds = {type(m).__name__: m for m in fields[_snake(name)].metadata}
         assert bounds["Ge"].ge == schema["minimum"]
-        assert bounds["Le"].le == spec_model.INT32_MAX == 2**31 - 1
+        assert bounds["Le"].le == scaling_model.INT32_MAX == 2**31 - 1
     trigger = spec["triggers"]["items"]
-    model = spec_model.Trigger.model_fields
+    model = scaling_model.Trigger.model_fields
     assert {_camel(n) for n in model} == set(trigger["properties"])
     assert trigger["properties"]["metadata"]["additionalProperties"] == {"type": "string"}
     assert set(trigger["required"]) == {_camel(n) for n, f in model.items() if f.is_required()}

@@ -6,7 +6,7 @@ from typing import Any
 
 from function.models import pod
 from function.models.plan import Plan
-from function.models.spec import QUEUE_TRIGGER
+from function.models.scaling import QUEUE_TRIGGER
 
 # Composition resource names: the same as upstream's composition, so a cluster
 # can switch to this function without Crossplane recreating anything.

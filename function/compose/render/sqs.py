@@ -13,7 +13,7 @@ from function.compose.render.transport import Credentials, QueueState
 from function.errors import InputError
 from function.models import pod
 from function.models.plan import Plan
-from function.models.spec import QUEUE_TRIGGER
+from function.models.scaling import QUEUE_TRIGGER
 
 QUEUE = "sqs-queue"
 # SQS queue names: at most 80 characters of letters, digits, hyphens and underscores.

@@ -1,0 +1,66 @@
+"""KEDA autoscaling in the AsyncActor spec: counts, more triggers, a formula over them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from function.models.spec_base import SpecSection
+
+
+class Advanced(SpecSection):
+    """KEDA's advanced scaling options: a formula over the triggers and its target."""
+
+    restore_to_original_replica_count: bool | None = None
+    formula: str | None = None
+    target: str | None = None
+    activation_target: str | None = None
+    # KEDA's CRD takes these two for scalingModifiers (and its webhook refuses Utilization).
+    metric_type: Literal["AverageValue", "Value"] | None = None
+
+    @model_validator(mode="after")
+    def _formula_needs_target(self) -> Advanced:
+        if self.formula is not None and self.target is None:
+            raise ValueError("formula requires target")
+        return self
+
+
+# KEDA's ScaledObject holds its counts as int32 (keda.sh_scaledobjects.yaml).
+INT32_MAX = 2**31 - 1
+
+
+class AuthenticationRef(SpecSection):
+    """The TriggerAuthentication (or ClusterTriggerAuthentication) a trigger uses."""
+
+    name: str = Field(min_length=1)
+    kind: Literal["TriggerAuthentication", "ClusterTriggerAuthentication"] | None = None
+
+
+# The name of the trigger the function puts on the actor's queue, kept stable (the
+# observed ScaledObject's is found by it).
+QUEUE_TRIGGER = "queue"
+
+
+class Trigger(SpecSection):
+    """One more KEDA trigger, as KEDA's ScaledObject CRD takes it: its metadata are strings."""
+
+    type: str = Field(min_length=1)
+    metadata: dict[str, str]
+    name: str | None = None
+    authentication_ref: AuthenticationRef | None = None
+    metric_type: Literal["AverageValue", "Value", "Utilization"] | None = None
+    use_cached_metrics: bool | None = None
+
+
+class Scaling(SpecSection):
+    """KEDA autoscaling; defaults come from the function's lowest layer."""
+
+    enabled: bool = True
+    min_replica_count: int = Field(0, ge=0, le=INT32_MAX)
+    max_replica_count: int = Field(10, ge=1, le=INT32_MAX)
+    polling_interval: int = Field(30, ge=1, le=INT32_MAX)
+    cooldown_period: int = Field(300, ge=0, le=INT32_MAX)
+    queue_length: int = Field(5, ge=1, le=INT32_MAX)
+    advanced: Advanced | None = None
+    additional_triggers: list[Trigger] = Field(default_factory=list)
