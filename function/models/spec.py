@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -23,6 +25,17 @@ PullPolicy = Literal["Always", "IfNotPresent", "Never"]
 INFRASTRUCTURE_FIELDS = ("actor", "transport", "flavors")
 MAX_FLAVORS = 8
 MAX_STATE_PROXY_NAME = 63 - len(pod.CONNECTOR_PREFIX)
+
+
+def _held_to(rule: Callable[[str], bool], words: str) -> AfterValidator:
+    """A check that a string keeps a naming rule, saying in `words` what it must be."""
+
+    def check(value: str) -> str:
+        if not rule(value):
+            raise ValueError(f"not {words}")
+        return value
+
+    return AfterValidator(check)
 
 
 class EnvVar(SpecSection):
@@ -71,29 +84,15 @@ class NameValue(SpecSection):
 class SecretKey(SpecSection):
     """One Secret key exposed as an environment variable."""
 
-    key: str = Field(min_length=1)
+    key: Annotated[str, _held_to(names.is_config_key, names.CONFIG_KEY_WORDS)]
     env_var: str = Field(min_length=1)
-
-    @field_validator("key")
-    @classmethod
-    def _a_key(cls, key: str) -> str:
-        if not names.is_config_key(key):
-            raise ValueError(f"not {names.CONFIG_KEY_WORDS}")
-        return key
 
 
 class SecretRef(SpecSection):
     """Keys of one Secret mapped to environment variables."""
 
-    secret_name: str = Field(min_length=1)
+    secret_name: Annotated[str, _held_to(names.is_object_name, names.OBJECT_NAME_WORDS)]
     keys: list[SecretKey] = Field(min_length=1)
-
-    @field_validator("secret_name")
-    @classmethod
-    def _an_object_name(cls, name: str) -> str:
-        if not names.is_object_name(name):
-            raise ValueError(f"not {names.OBJECT_NAME_WORDS}")
-        return name
 
 
 class Policy(SpecSection):
