@@ -38,7 +38,7 @@ SPECIAL_FLOATS = frozenset(
 MERGE = "<<"
 TABLE = TRUE | FALSE | NULL | SPECIAL_FLOATS | {MERGE}
 Kind = Literal["str", "bool", "null", "int", "float", "timestamp", "merge"]
-_DIGITS = {2: "01", 8: "01234567", 10: "0123456789", 16: "0123456789abcdefABCDEF"}
+_LEADING_ZERO = re.compile(r"0[0-9]+")
 # A float as resolve's pattern has it, before strconv.ParseFloat reads it.
 _YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 # strconv.ParseFloat's decimal literals: `_` only between digits.
@@ -50,14 +50,14 @@ _TIMESTAMP_START = re.compile(r"[0-9]{4}-")
 def go_int(text: str) -> int | None:
     """strconv.ParseInt(text, 0, 64), else ParseUint(text, 0, 64): the number, or None."""
     sign, digits = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
-    base, body = 10, digits
-    if digits[:2].lower() in ("0x", "0o", "0b"):
-        base, body = {"x": 16, "o": 8, "b": 2}[digits[1].lower()], digits[2:]
-    elif digits.startswith("0") and len(digits) > 1:
-        base, body = 8, digits[1:]
-    if not body or any(c not in _DIGITS[base] for c in body):
+    if not digits[:1].isdigit() or not digits.isascii() or not digits.isalnum():
         return None
-    value = int(body, base) * (-1 if sign == "-" else 1)
+    try:
+        # Go's base 0 reads a leading 0 as octal, where Python's wants 0o.
+        magnitude = int(digits, 8) if _LEADING_ZERO.fullmatch(digits) else int(digits, 0)
+    except ValueError:
+        return None
+    value = -magnitude if sign == "-" else magnitude
     # ParseInt takes a sign and an int64; ParseUint no sign and a uint64.
     in_range = -(2**63) <= value < 2**63 or (not sign and value < 2**64)
     return value if in_range else None
