@@ -74,8 +74,21 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[mi
             )
         return number
 
+    def construct_yaml_float(self, node: ScalarNode) -> float:
+        """The number as Go reads it (`1e3`, `.inf`), never by YAML 1.1's base 60 (`1:30`)."""
+        value = str(node.value)
+        if value in go_scalars.SPECIAL_FLOATS:
+            return float(value.lower().replace(".", ""))
+        number = go_scalars.go_float(value.replace("_", ""))
+        if number is None:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{value!r} is not a number", node.start_mark
+            )
+        return number
+
 
 _Loader.add_constructor("tag:yaml.org,2002:bool", _Loader.construct_yaml_bool)
+_Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_yaml_float)
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 
 
