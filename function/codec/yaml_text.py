@@ -87,6 +87,9 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[mi
         return number
 
 
+# `<<` is a merge only as a key (PyYAML merges those before constructing); as a value it
+# is the string Go reads.
+_Loader.add_constructor(_MERGE, lambda _loader, node: str(node.value))
 _Loader.add_constructor("tag:yaml.org,2002:bool", _Loader.construct_yaml_bool)
 _Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_yaml_float)
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
@@ -94,6 +97,35 @@ _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 
 class ExcessiveAliasingError(yaml.YAMLError):
     """A document whose aliases expand to far more values than it writes."""
+
+
+class ExcessiveNestingError(yaml.YAMLError):
+    """A document nested deeper than go-yaml v2 reads (and libyaml's composer survives)."""
+
+
+# go-yaml v2 refuses a document nested deeper ("exceeded max depth of 10000"); libyaml's
+# composer recurses in C, and a few tens of thousands of levels crash the process.
+MAX_DEPTH = 10_000
+_OPENS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSES = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+
+
+def _check_depth(text: str) -> None:
+    """Refuse a text nested deeper than MAX_DEPTH, reading its events before anything is built.
+
+    Raises:
+        ExcessiveNestingError: at the first level past it.
+    """
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, _OPENS):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ExcessiveNestingError(
+                    f"the document nests deeper than {MAX_DEPTH} levels, as go-yaml v2 refuses"
+                )
+        elif isinstance(event, _CLOSES):
+            depth -= 1
 
 
 # go-yaml v2's bounds: the share of values read through aliases a document may have,
@@ -136,7 +168,8 @@ def _check_aliasing(document: Node) -> None:
         node, through_alias = entry
         if id(node) in open_nodes:
             raise ExcessiveAliasingError("an alias stands inside the value its anchor names")
-        if id(node) in seen:
+        if id(node) in seen and not through_alias:
+            # Within an expansion every node was met before: only the outermost is the alias.
             _count(counts, through_alias)  # the alias itself
             through_alias = True
         seen.add(id(node))
@@ -167,13 +200,18 @@ def _count(counts: list[int], through_alias: bool) -> None:
 def _constructed(loader: _Loader, document: Node) -> Any:
     """The document's values; a value its explicit tag cannot hold is a YAML error.
 
-    PyYAML's constructors raise ValueError for some (`!!float abc`, `!!timestamp
-    2024-13-45`), which callers would otherwise take for a fault of their own.
+    PyYAML's constructors raise what they meet for some (ValueError for `!!float abc`,
+    IndexError for an empty `!!float`, AttributeError for `!!timestamp 1`), which
+    callers would otherwise take for a fault of their own.
     """
     try:
         return loader.construct_document(document)
-    except (ValueError, OverflowError) as exc:
-        raise yaml.constructor.ConstructorError(None, None, str(exc), document.start_mark) from None
+    except yaml.YAMLError:
+        raise
+    except Exception as exc:  # noqa: BLE001  # PyYAML's constructors fail in many ways
+        raise yaml.constructor.ConstructorError(
+            None, None, f"a value its tag cannot hold ({type(exc).__name__})", document.start_mark
+        ) from None
 
 
 def load(text: str) -> Any:
@@ -182,6 +220,7 @@ def load(text: str) -> Any:
     Raises:
         yaml.YAMLError: when the text is not YAML, or its aliases expand too far.
     """
+    _check_depth(text)
     loader = _Loader(text)
     try:
         document = loader.get_single_node()
@@ -199,6 +238,7 @@ def load_all(text: str) -> Iterator[Any]:
     Raises:
         yaml.YAMLError: when the text is not YAML, or a document's aliases expand too far.
     """
+    _check_depth(text)
     loader = _Loader(text)
     try:
         while loader.check_node():
@@ -222,15 +262,36 @@ def not_json(data: Any) -> str:
 
 
 def _first_not_json(data: Any) -> list[str | int] | None:
-    """The keys down to the first value JSON cannot hold, or None when it holds them all."""
-    if isinstance(data, dict | list):
-        items = data.items() if isinstance(data, dict) else enumerate(data)
-        for key, value in items:
-            if isinstance(data, dict) and not isinstance(key, str):
-                return [str(key)]
-            if (found := _first_not_json(value)) is not None:
-                return [key, *found]
-        return None
-    if isinstance(data, float):
-        return None if math.isfinite(data) else []
-    return None if data is None or isinstance(data, str | int | bool) else []
+    """The keys down to the first value JSON cannot hold, or None when it holds them all.
+
+    Walked with a stack of its own (a document may nest as deep as go-yaml v2 reads),
+    each value linked to its parent's step so that only the path found is built.
+    """
+    steps: list[tuple[str | int, int]] = []  # (key, the parent's step; -1 at the top)
+    stack: list[tuple[Any, int]] = [(data, -1)]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, dict):
+            for key in value:
+                if not isinstance(key, str):
+                    return [*_path(steps, at), str(key)]
+            children: list[tuple[str | int, Any]] = list(value.items())
+        elif isinstance(value, list):
+            children = list(enumerate(value))
+        else:
+            finite = not isinstance(value, float) or math.isfinite(value)
+            if finite and (value is None or isinstance(value, str | int | bool | float)):
+                continue
+            return _path(steps, at)
+        for key, child in reversed(children):
+            steps.append((key, at))
+            stack.append((child, len(steps) - 1))
+    return None
+
+
+def _path(steps: list[tuple[str | int, int]], at: int) -> list[str | int]:
+    path: list[str | int] = []
+    while at >= 0:
+        key, at = steps[at]
+        path.append(key)
+    return path[::-1]

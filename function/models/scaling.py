@@ -21,7 +21,7 @@ class Advanced(SpecSection):
 
     @model_validator(mode="after")
     def _formula_needs_target(self) -> Advanced:
-        if self.formula is not None and self.target is None:
+        if self.formula and self.target is None:
             raise ValueError("formula requires target")
         return self
 

@@ -53,7 +53,7 @@ def at_most_one(*fields: str) -> dict[str, Any]:
         for at, first in enumerate(fields)
         for second in fields[at + 1 :]
     ]
-    return {"not": {"anyOf": pairs}}
+    return {"if": {"type": "object"}, "then": {"not": {"anyOf": pairs}}}
 
 
 def not_both(first: str, second: str) -> dict[str, Any]:

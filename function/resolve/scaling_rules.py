@@ -17,6 +17,7 @@ warning says so.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -29,6 +30,8 @@ from function.resolve.provenance import DEFAULT, Provenance
 RESOURCE_SCALERS = ("cpu", "memory")
 # The scalers whose metrics KEDA will not cache (ValidateTriggers).
 UNCACHED_SCALERS = frozenset({"cpu", "memory", "cron"})
+# A hexadecimal float as Go writes it: `_` only between digits or after the prefix.
+_HEX_FLOAT = re.compile(r"[-+]?0x(_?[0-9a-f])*(\.([0-9a-f](_?[0-9a-f])*)?)?p[-+]?[0-9](_?[0-9])*")
 _GO_SPECIAL_FLOATS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "nan"})
 
 
@@ -60,7 +63,7 @@ def check(spec: Spec, origin: Provenance) -> None:
                 (*at, "useCachedMetrics"), f"KEDA caches no metrics of the {trigger.type} scaler"
             )
     advanced = scaling.advanced
-    if advanced and advanced.formula is not None and not _keda_target(advanced.target or ""):
+    if advanced and advanced.formula and not _keda_target(advanced.target or ""):
         raise origin.refuse(
             ("scaling", "advanced", "target"),
             'must be a number above zero, as text (such as "5" or "2.5")',
@@ -81,11 +84,14 @@ def _keda_target(text: str) -> bool:
     if plain in _GO_SPECIAL_FLOATS:
         number = float(plain)
     elif plain.lstrip("+-").startswith("0x"):
-        # A hexadecimal mantissa needs its binary exponent (`0x1p3`).
-        try:
-            number = float.fromhex(plain.replace("_", "")) if "p" in plain else None
-        except ValueError:
-            number = None
+        # A hexadecimal mantissa needs its binary exponent (`0x1p3`); Python's reader
+        # would also take spaces and stray underscores, and Go's none of them.
+        number = None
+        if _HEX_FLOAT.fullmatch(plain):
+            try:
+                number = float.fromhex(plain.replace("_", ""))
+            except OverflowError:
+                number = None
     else:
         number = go_scalars.go_float(text)
     # NaN is not at or below zero: KEDA takes it.
@@ -125,7 +131,7 @@ def warnings(spec: Spec) -> list[str]:
         return []
     said = []
     advanced = spec.scaling.advanced
-    if advanced and advanced.formula is None:
+    if advanced and not advanced.formula:
         unused = [
             key
             for key, value in (

@@ -166,6 +166,16 @@ KEDA_REFUSES = [
         id="a target that is no number",
     ),
     pytest.param(
+        {"scaling": {"advanced": {"formula": "queue", "target": "0x1p1024"}}},
+        "scaling.advanced.target: must be a number above zero",
+        id="a hexadecimal target past float64 (an OverflowError escaped before)",
+    ),
+    pytest.param(
+        {"scaling": {"advanced": {"formula": "queue", "target": "0x1p3 "}}},
+        "scaling.advanced.target: must be a number above zero",
+        id="a hexadecimal target with a space, which Go refuses",
+    ),
+    pytest.param(
         {"scaling": {"advanced": {"formula": "queue", "target": "0"}}},
         "scaling.advanced.target: must be a number above zero",
         id="a target of zero",
@@ -276,8 +286,10 @@ def test_a_resource_trigger_keda_takes_warns_of_nothing(data: dict[str, Any]) ->
     assert scaling_warnings(data) == []
 
 
-def test_a_target_without_a_formula_is_left_out_with_a_warning() -> None:
-    said = scaling_warnings({"scaling": {"advanced": {"target": "5", "metricType": "Value"}}})
+@pytest.mark.parametrize("formula", [{}, {"formula": ""}], ids=["no formula", "an empty one"])
+def test_a_target_without_a_formula_is_left_out_with_a_warning(formula: dict[str, str]) -> None:
+    advanced = {"target": "x", "metricType": "Value", **formula}
+    said = scaling_warnings({"scaling": {"advanced": advanced}})
     assert said == [
         "scaling.advanced: target and metricType take effect only with a formula: left out of "
         "the ScaledObject"
