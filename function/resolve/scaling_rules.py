@@ -90,7 +90,7 @@ def _keda_target(text: str) -> bool:
         if _HEX_FLOAT.fullmatch(plain):
             try:
                 number = float.fromhex(plain.replace("_", ""))
-            except OverflowError:
+            except (ValueError, OverflowError):  # no digits (`0xp3`), or past float64
                 number = None
     else:
         number = go_scalars.go_float(text)

@@ -171,6 +171,11 @@ KEDA_REFUSES = [
         id="a hexadecimal target past float64 (an OverflowError escaped before)",
     ),
     pytest.param(
+        {"scaling": {"advanced": {"formula": "queue", "target": "0xp3"}}},
+        "scaling.advanced.target: must be a number above zero",
+        id="a hexadecimal target without digits (a ValueError escaped before)",
+    ),
+    pytest.param(
         {"scaling": {"advanced": {"formula": "queue", "target": "0x1p3 "}}},
         "scaling.advanced.target: must be a number above zero",
         id="a hexadecimal target with a space, which Go refuses",
