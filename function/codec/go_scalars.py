@@ -43,6 +43,10 @@ _LEADING_ZERO = re.compile(r"0[0-9]+")
 _YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 # strconv.ParseFloat's decimal literals: `_` only between digits.
 _GO_FLOAT = re.compile(r"[-+]?([0-9](_?[0-9])*)?(\.([0-9](_?[0-9])*)?)?([eE][-+]?[0-9](_?[0-9])*)?")
+# A hexadecimal float as Go writes it: `_` only between digits or after the prefix.
+_HEX_FLOAT = re.compile(r"[-+]?0x(_?[0-9a-f])*(\.([0-9a-f](_?[0-9a-f])*)?)?p[-+]?[0-9](_?[0-9])*")
+# What ParseFloat reads as infinite or not a number, in any case and with a sign.
+_GO_FLOAT_WORDS = frozenset({"inf", "infinity", "nan"})
 # parseTimestamp's quick check: four digits, then "-".
 _TIMESTAMP_START = re.compile(r"[0-9]{4}-")
 
@@ -69,6 +73,23 @@ def go_float(text: str) -> float | None:
         return None
     number = float(text.replace("_", ""))
     return None if math.isinf(number) else number
+
+
+def parse_float(text: str) -> float | None:
+    """strconv.ParseFloat(text, 64) whole: decimal, hexadecimal (`0x1p3`), inf and nan; else None."""
+    lower = text.lower()
+    if lower.lstrip("+-") in _GO_FLOAT_WORDS:
+        return float(lower)
+    if not lower.lstrip("+-").startswith("0x"):
+        return go_float(text)
+    # A hexadecimal mantissa needs its binary exponent; Python's reader would also take
+    # spaces and stray underscores, Go's none of them.
+    if not _HEX_FLOAT.fullmatch(lower):
+        return None
+    try:
+        return float.fromhex(lower.replace("_", ""))
+    except (ValueError, OverflowError):  # no digits (`0xp3`), or past float64
+        return None
 
 
 def _binary(plain: str) -> int | None:

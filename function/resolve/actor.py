@@ -76,7 +76,7 @@ def resolve_with(xr: Composite, settings: Input, flavors: layers.Flavors) -> lay
     validate.check(resolution.spec, settings, resolution.provenance)
     scaling_rules.check(resolution.spec, resolution.provenance)
     contradicting = timeouts.contradictions(resolution, settings)
-    unrequested = scaling_rules.warnings(resolution.spec)
+    unrequested = scaling_rules.warnings(resolution.spec, resolution.provenance)
     if contradicting or unrequested:
         return replace(
             resolution,

@@ -17,12 +17,12 @@ warning says so.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from function.codec import go_scalars
 from function.models import pod, quantity
+from function.models.pod import Loc
 from function.models.scaling import QUEUE_TRIGGER
 from function.models.spec import Spec
 from function.resolve.provenance import DEFAULT, Provenance
@@ -30,9 +30,6 @@ from function.resolve.provenance import DEFAULT, Provenance
 RESOURCE_SCALERS = ("cpu", "memory")
 # The scalers whose metrics KEDA will not cache (ValidateTriggers).
 UNCACHED_SCALERS = frozenset({"cpu", "memory", "cron"})
-# A hexadecimal float as Go writes it: `_` only between digits or after the prefix.
-_HEX_FLOAT = re.compile(r"[-+]?0x(_?[0-9a-f])*(\.([0-9a-f](_?[0-9a-f])*)?)?p[-+]?[0-9](_?[0-9])*")
-_GO_SPECIAL_FLOATS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "nan"})
 
 
 def check(spec: Spec, origin: Provenance) -> None:
@@ -79,38 +76,25 @@ def check(spec: Spec, origin: Provenance) -> None:
 
 def _keda_target(text: str) -> bool:
     """Whether KEDA takes `text` as a target: what strconv.ParseFloat reads, not at or below zero."""
-    plain = text.lower()
-    number: float | None
-    if plain in _GO_SPECIAL_FLOATS:
-        number = float(plain)
-    elif plain.lstrip("+-").startswith("0x"):
-        # A hexadecimal mantissa needs its binary exponent (`0x1p3`); Python's reader
-        # would also take spaces and stray underscores, and Go's none of them.
-        number = None
-        if _HEX_FLOAT.fullmatch(plain):
-            try:
-                number = float.fromhex(plain.replace("_", ""))
-            except (ValueError, OverflowError):  # no digits (`0xp3`), or past float64
-                number = None
-    else:
-        number = go_scalars.go_float(text)
+    number = go_scalars.parse_float(text)
     # NaN is not at or below zero: KEDA takes it.
     return number is not None and not number <= 0
 
 
-def _containers(spec: Spec) -> Iterator[tuple[str, Any, str]]:
-    """Each container of the pod: its name, its resources, and the field that sets them."""
-    yield pod.RUNTIME, spec.resources, "resources"
-    yield pod.SIDECAR, spec.sidecar.resources if spec.sidecar else None, "sidecar.resources"
-    for proxy in spec.state_proxy:
-        where = f"stateProxy[{proxy.name}].connector.resources"
-        yield pod.connector_name(proxy.name), proxy.connector.resources, where
-    for container in spec.sidecars:
-        yield (
-            container.name,
-            (container.model_extra or {}).get("resources"),
-            (f"sidecars[{container.name}].resources"),
-        )
+def _containers(data: Mapping[str, Any]) -> Iterator[tuple[str, Loc]]:
+    """Each container of the pod (not the init containers) and where the spec configures it."""
+    for place in pod.container_places(data):
+        if place[:1] == ("initContainers",):
+            continue
+        if place == ():
+            name = pod.RUNTIME
+        elif place == ("sidecar",):
+            name = pod.SIDECAR
+        elif place[0] == "stateProxy":
+            name = pod.connector_name(str(pod.value_at(data, (*place[:2], "name"))))
+        else:
+            name = str(pod.value_at(data, (*place, "name")))
+        yield name, place
 
 
 def _asks_for(resources: Any, resource: str) -> bool:
@@ -125,7 +109,7 @@ def _asks_for(resources: Any, resource: str) -> bool:
     return False
 
 
-def warnings(spec: Spec) -> list[str]:
+def warnings(spec: Spec, origin: Provenance) -> list[str]:
     """A warning for each container a resource trigger needs a request of, and for a dropped target."""
     if not spec.scaling.enabled:
         return []
@@ -150,9 +134,11 @@ def warnings(spec: Spec) -> list[str]:
         if trigger.type not in RESOURCE_SCALERS:
             continue
         named = trigger.metadata.get("containerName", "")
-        for name, resources, field in _containers(spec):
+        for name, place in _containers(origin.data):
+            resources = pod.value_at(origin.data, (*place, "resources"))
             if (named and name != named) or _asks_for(resources, trigger.type):
                 continue
+            field, _ = origin.blame((*place, "resources"))
             said.append(
                 f"scaling.additionalTriggers[{index}]: KEDA refuses a {trigger.type} trigger "
                 f"while container {name} has no {trigger.type} request or limit (unless a "
