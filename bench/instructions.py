@@ -6,7 +6,11 @@ and for 120 distinct benchmark requests after 20 warm-up ones, each run under
 100. `--root` measures another checkout of the project (its `function` package is
 put first on the path) with this checkout's requests.
 
-    python -m bench.instructions [--heavy] [--root DIR]
+`--served` counts instead what each server process executes per distinct call, gRPC
+included, for function-asya and for the no-op: the cold path's ratio as the host does
+not move it (the client's and the kernel's share, alike for both, left out).
+
+    python -m bench.instructions [--heavy] [--root DIR | --served]
 """
 
 from __future__ import annotations
@@ -14,10 +18,17 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+import grpc
+
+from bench import request as bench_request
+from bench import servers
 
 WARM = 20
 RUNS = (20, 120)
@@ -59,18 +70,74 @@ def instructions(calls: int, *, heavy: bool, root: str | None) -> int:
             *(["--root", root] if root else []),
         ]
         done = subprocess.run(command, capture_output=True, text=True, check=True)
-    found = re.search(r"Collected : (\d+)", done.stderr)
+    return _collected(done.stderr)
+
+
+def _collected(stderr: str) -> int:
+    found = re.search(r"Collected : (\d+)", stderr)
     if found is None:
-        raise SystemExit(f"callgrind printed no total:\n{done.stderr[-2000:]}")
+        raise SystemExit(f"callgrind printed no total:\n{stderr[-2000:]}")
     return int(found.group(1))
+
+
+def served(name: str, calls: int, *, heavy: bool) -> int:
+    """Instructions a server process executes, from its start, for `calls` distinct calls."""
+    address = f"127.0.0.1:{servers.free_port()}"
+    payloads = [
+        bench_request.request(i, heavy=heavy).SerializeToString() for i in range(WARM + calls)
+    ]
+    command = servers.command(name, address)
+    if command[0] == "taskset":  # valgrind would follow taskset, not the server it runs
+        command = command[3:]
+    with tempfile.TemporaryDirectory() as scratch:
+        process = subprocess.Popen(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={Path(scratch) / 'out'}",
+                *command,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=bench_request.ROOT,
+        )
+        with grpc.insecure_channel(address) as channel:
+            call = channel.unary_unary(servers.METHOD)
+            began = time.monotonic()
+            while True:  # the first call waits for the server under valgrind (tens of seconds)
+                try:
+                    call(payloads[0], timeout=10)
+                    break
+                except grpc.RpcError:
+                    if time.monotonic() - began > 300 or process.poll() is not None:
+                        process.kill()
+                        raise SystemExit(f"{name} did not answer under valgrind") from None
+                    time.sleep(0.5)
+            for payload in payloads[1:]:
+                call(payload, timeout=60)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=300)
+    return _collected(stderr)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--heavy", action="store_true", help="the heavy request")
     parser.add_argument("--root", help="a checkout of the project to measure instead")
+    parser.add_argument(
+        "--served", action="store_true", help="each server process, function-asya and the no-op"
+    )
     parser.add_argument("--run", type=int, help=argparse.SUPPRESS)  # the measured program
     args = parser.parse_args()
+    if args.served:
+        per_call = {}
+        for name in ("function-asya", "no-op"):
+            low, high = (served(name, n, heavy=args.heavy) for n in RUNS)
+            per_call[name] = (high - low) / (RUNS[1] - RUNS[0])
+            print(f"{name}: {per_call[name] / 1e6:.2f} M instructions per distinct served call")
+        print(f"ratio: {per_call['function-asya'] / per_call['no-op']:.2f}x")
+        return
     if args.run is not None:
         with open(os.devnull, "w") as sink:  # the "Flavors applied" lines
             sys.stdout = sink
