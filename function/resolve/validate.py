@@ -9,7 +9,6 @@ path and the layer (the actor or a flavor) the value came from.
 from __future__ import annotations
 
 import functools
-import posixpath
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,11 +17,9 @@ from function.models import names, pod, timeouts
 from function.models.input import Input
 from function.models.pod import Loc
 from function.models.spec import Spec
-from function.resolve import env_names, kube_schemas, resources
+from function.resolve import env_names, kube_schemas, pod_volumes, resources
 from function.resolve.provenance import MAX_PROBLEMS, Provenance
 
-# The recursiveReadOnly modes that make a mount read-only all the way down.
-RECURSIVELY_READ_ONLY = ("IfPossible", "Enabled")
 # What only a container that keeps running has: an init container, only with restartPolicy Always.
 RUNNING_ONLY = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 
@@ -40,7 +37,7 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     """
     problems: list[FlavorError] = []
     try:
-        volumes: set[str] | None = _volumes(origin)
+        volumes: pod_volumes.Volumes | None = pod_volumes.defined(origin)
     except FlavorError as exc:
         problems.append(exc)
         volumes = None  # the mounts cannot be checked against volumes that are not valid
@@ -53,7 +50,7 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     ]
     if volumes is not None:
         defined = volumes
-        checks.append(lambda: _runtime_mounts(spec, settings, defined, origin))
+        checks.append(lambda: pod_volumes.runtime_mounts(spec, settings, defined, origin))
         for field in ("sidecars", "initContainers"):
             for index, container in enumerate(origin.data.get(field) or []):
                 checks.append(
@@ -123,31 +120,6 @@ def _together(problems: Sequence[FlavorError]) -> FlavorError:
     return kind("; ".join(str(p) for p in problems[:MAX_PROBLEMS]), path=problems[0].path)
 
 
-def _volumes(origin: Provenance) -> set[str]:
-    defined = set(pod.PLATFORM_VOLUMES)
-    for index, volume in enumerate(origin.data.get("volumes") or []):
-        loc: Loc = ("volumes", index, "name")
-        name = volume.get("name") if isinstance(volume, Mapping) else None
-        if not isinstance(name, str) or not name:
-            raise origin.refuse(loc[:2], "a volume needs a name")
-        if problem := names.label_problem(name):
-            raise origin.refuse(loc, f"{name!r} is not a valid volume name: {problem}")
-        if name in pod.PLATFORM_VOLUMES:
-            raise origin.refuse(loc, f"{name!r} is a volume the platform adds; pick another name")
-        if name in defined:
-            raise origin.refuse(loc, f"the volume {name!r} is defined twice")
-        sources = sorted(
-            key for key, value in volume.items() if key != "name" and value is not None
-        )
-        if len(sources) > 1:
-            raise origin.refuse(
-                loc[:2],
-                f"a volume has one source; {name!r} has {len(sources)}: {', '.join(sources)}",
-            )
-        defined.add(name)
-    return defined
-
-
 def _container_names(origin: Provenance) -> None:
     """Every container of the pod (init containers included) has a valid name of its own."""
     data = origin.data
@@ -169,88 +141,8 @@ def _container_names(origin: Provenance) -> None:
         seen.add(name)
 
 
-def _platform_paths(spec: Spec, settings: Input) -> dict[str, str]:
-    """Paths the platform mounts in the runtime container, and what each is."""
-    found = {
-        settings.sidecar.socket_dir: "the Asya socket directory",
-        pod.TMP_PATH: "the pod's /tmp",
-        settings.sidecar.runtime_mount_path: "the Asya runtime script",
-    }
-    if spec.state_proxy:
-        found[pod.STATE_SOCKETS] = "the state-proxy sockets"
-    for proxy in spec.state_proxy:
-        found[proxy.mount.path] = f"state proxy {proxy.name!r}"
-    return {_normal(path): what for path, what in found.items()}
-
-
-def _normal(path: str) -> str:
-    return posixpath.normpath(path) if path else path
-
-
-def _runtime_mounts(spec: Spec, settings: Input, volumes: set[str], origin: Provenance) -> None:
-    platform = _platform_paths(spec, settings)
-    mounts = origin.data.get("volumeMounts") or []
-    _mounts(origin, "volumeMounts", mounts, volumes, platform)
-    for index, mount in enumerate(mounts):
-        if mount.get("mountPropagation") == "Bidirectional":
-            raise origin.refuse(
-                ("volumeMounts", index, "mountPropagation"),
-                "Bidirectional propagation needs a privileged container, and the runtime "
-                "container is not one",
-            )
-
-
-def _mounts(
-    origin: Provenance,
-    base: str | Loc,
-    mounts: Sequence[Any],
-    volumes: set[str],
-    platform: Mapping[str, str],
-) -> None:
-    """Each mount names an existing volume at a path of its own in its container."""
-    prefix: Loc = (base,) if isinstance(base, str) else base
-    seen: dict[str, Loc] = {}
-    for index, mount in enumerate(mounts):
-        loc: Loc = (*prefix, index)
-        if not isinstance(mount, Mapping):
-            raise origin.refuse(loc, "a volume mount must be a map")
-        path, name = mount.get("mountPath"), mount.get("name")
-        if not isinstance(path, str) or not path:
-            raise origin.refuse(
-                (*loc, "mountPath"), "a volume mount needs a mountPath", missing=True
-            )
-        if not isinstance(name, str) or not name:
-            raise origin.refuse(
-                (*loc, "name"), "a volume mount needs the name of a volume", missing=True
-            )
-        if name not in volumes:
-            raise origin.refuse((*loc, "name"), f"no volume named {name!r} in the pod")
-        normal = _normal(path)
-        if normal in platform:
-            raise origin.refuse(
-                (*loc, "mountPath"), f"{path} is where the platform mounts {platform[normal]}"
-            )
-        if normal in seen:
-            raise origin.refuse((*loc, "mountPath"), f"{path} is mounted twice in one container")
-        seen[normal] = loc
-        _mount_fields(origin, loc, mount)
-
-
-def _mount_fields(origin: Provenance, loc: Loc, mount: Mapping[str, Any]) -> None:
-    """The fields of one mount that only make sense together (ValidateVolumeMounts)."""
-    if mount.get("subPath") and mount.get("subPathExpr"):
-        raise origin.refuse((*loc, "subPathExpr"), "set subPath or subPathExpr, not both")
-    if mount.get("recursiveReadOnly") in RECURSIVELY_READ_ONLY:
-        if mount.get("readOnly") is not True:
-            raise origin.refuse(
-                (*loc, "recursiveReadOnly"), "needs readOnly: true on the same mount"
-            )
-        if mount.get("mountPropagation") not in (None, "None"):
-            raise origin.refuse((*loc, "recursiveReadOnly"), "needs mountPropagation None or unset")
-
-
 def _user_container(
-    loc: Loc, container: Mapping[str, Any], volumes: set[str], origin: Provenance
+    loc: Loc, container: Mapping[str, Any], volumes: pod_volumes.Volumes, origin: Provenance
 ) -> None:
     """A user's sidecar or init container: an image, unique port names, env and mounts alike.
 
@@ -284,7 +176,21 @@ def _user_container(
                     (*loc, field),
                     f"an init container has no {field} unless its restartPolicy is Always",
                 )
-    mounts = container.get("volumeMounts")
-    if mounts is not None and not isinstance(mounts, list):
-        raise origin.refuse((*loc, "volumeMounts"), "volumeMounts must be a list")
-    _mounts(origin, (*loc, "volumeMounts"), mounts or [], volumes, {})
+    _resize_policies(loc, container, origin)
+    pod_volumes.container_mounts(origin, loc, container, volumes)
+
+
+def _resize_policies(loc: Loc, container: Mapping[str, Any], origin: Provenance) -> None:
+    """One resize policy per resource (its names and policies are checked with the schemas)."""
+    policies = container.get("resizePolicy")
+    covered: set[str] = set()
+    for index, policy in enumerate(policies if isinstance(policies, list) else []):
+        resource = policy.get("resourceName") if isinstance(policy, Mapping) else None
+        if not isinstance(resource, str):
+            continue
+        if resource in covered:
+            raise origin.refuse(
+                (*loc, "resizePolicy", index, "resourceName"),
+                f"{resource} has a resize policy already",
+            )
+        covered.add(resource)

@@ -24,6 +24,14 @@ def answer(data: dict[str, Any]) -> list[str]:
     return refused
 
 
+def _device(volume: str, path: str) -> dict[str, str]:
+    return {"name": volume, "devicePath": path}
+
+
+def _claim(name: str) -> dict[str, Any]:
+    return {"name": name, "persistentVolumeClaim": {"claimName": name}}
+
+
 REFUSED = {
     "a toleration with operator Exists and a value": (
         {"tolerations": [{"key": "a", "operator": "Exists", "value": "x"}]},
@@ -842,6 +850,136 @@ REFUSED = {
         {"secretRefs": [{"secretName": "s", "keys": [{"key": "..", "envVar": "T"}]}]},
         "secretRefs[s].keys[T].key: not a key",
     ),
+    "a volume device of a volume the pod does not have": (
+        {"sidecars": [{"name": "s", "image": "s:1", "volumeDevices": [_device("d", "/dev/d")]}]},
+        "sidecars[s].volumeDevices[0].name: no volume named 'd' in the pod",
+    ),
+    "a volume device of a volume that is no claim": (
+        {
+            "volumes": [{"name": "d", "emptyDir": {}}],
+            "sidecars": [{"name": "s", "image": "s:1", "volumeDevices": [_device("d", "/dev/d")]}],
+        },
+        "sidecars[s].volumeDevices[0].name: the volume 'd' is no claim: a block device is a "
+        "persistentVolumeClaim's or an ephemeral volume's",
+    ),
+    "one volume as two devices of a container": (
+        {
+            "volumes": [_claim("d")],
+            "initContainers": [
+                {
+                    "name": "i",
+                    "image": "i:1",
+                    "volumeDevices": [_device("d", "/dev/a"), _device("d", "/dev/b")],
+                }
+            ],
+        },
+        "initContainers[i].volumeDevices[1].name: the volume 'd' is a device twice in the container",
+    ),
+    "two volume devices at one path": (
+        {
+            "volumes": [_claim("d"), _claim("e")],
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "volumeDevices": [_device("d", "/dev/a"), _device("e", "/dev/a")],
+                }
+            ],
+        },
+        "sidecars[s].volumeDevices[1].devicePath: /dev/a is the path of another device",
+    ),
+    "a volume device at a mount's path": (
+        {
+            "volumes": [_claim("d"), {"name": "m", "emptyDir": {}}],
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "volumeMounts": [{"name": "m", "mountPath": "/dev/a"}],
+                    "volumeDevices": [_device("d", "/dev/a")],
+                }
+            ],
+        },
+        "sidecars[s].volumeDevices[0].devicePath: /dev/a is where the container mounts a volume",
+    ),
+    "a volume both mounted and a device in one container": (
+        {
+            "volumes": [_claim("d")],
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "volumeMounts": [{"name": "d", "mountPath": "/data"}],
+                    "volumeDevices": [_device("d", "/dev/a")],
+                }
+            ],
+        },
+        "sidecars[s].volumeDevices[0].name: the volume 'd' is mounted in the container too",
+    ),
+    "a device path that climbs": (
+        {
+            "volumes": [_claim("d")],
+            "sidecars": [
+                {"name": "s", "image": "s:1", "volumeDevices": [_device("d", "/dev/../d")]}
+            ],
+        },
+        "sidecars[s].volumeDevices[0].devicePath: must not contain '..'",
+    ),
+    "two resize policies for one resource": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "resizePolicy": [
+                        {"resourceName": "cpu", "restartPolicy": "NotRequired"},
+                        {"resourceName": "cpu", "restartPolicy": "RestartContainer"},
+                    ],
+                }
+            ]
+        },
+        "sidecars[s].resizePolicy[1].resourceName: cpu has a resize policy already",
+    ),
+    "two files of a projected volume at one path": (
+        {
+            "volumes": [
+                {
+                    "name": "p",
+                    "projected": {
+                        "sources": [
+                            {"secret": {"name": "a", "items": [{"key": "k", "path": "conf"}]}},
+                            {"configMap": {"name": "b", "items": [{"key": "k", "path": "conf"}]}},
+                        ]
+                    },
+                }
+            ]
+        },
+        "volumes[p].projected.sources[1].configMap.items[0].path: conf is the path of another "
+        "file of the volume",
+    ),
+    "a downward API file at a projected Secret's path": (
+        {
+            "volumes": [
+                {
+                    "name": "p",
+                    "projected": {
+                        "sources": [
+                            {"secret": {"name": "a", "items": [{"key": "k", "path": "name"}]}},
+                            {
+                                "downwardAPI": {
+                                    "items": [
+                                        {"path": "name", "fieldRef": {"fieldPath": "metadata.name"}}
+                                    ]
+                                }
+                            },
+                        ]
+                    },
+                }
+            ]
+        },
+        "volumes[p].projected.sources[1].downwardAPI.items[0].path: name is the path of another "
+        "file of the volume",
+    ),
 }
 
 
@@ -1152,6 +1290,52 @@ ACCEPTED = {
             },
             {"name": "j", "image": "j:1", "livenessProbe": None},
         ],
+    },
+    "block devices of a claim and an ephemeral volume, beside mounts": {
+        "volumes": [
+            _claim("d"),
+            {
+                "name": "e",
+                "ephemeral": {
+                    "volumeClaimTemplate": {
+                        "spec": {
+                            "accessModes": ["ReadWriteOnce"],
+                            "volumeMode": "Block",
+                            "resources": {"requests": {"storage": "1Gi"}},
+                        }
+                    }
+                },
+            },
+            {"name": "m", "emptyDir": {}},
+        ],
+        "sidecars": [
+            {
+                "name": "s",
+                "image": "s:1",
+                "volumeMounts": [{"name": "m", "mountPath": "/data"}],
+                "volumeDevices": [_device("d", "/dev/d"), _device("e", "/dev/e")],
+                "resizePolicy": [
+                    {"resourceName": "cpu", "restartPolicy": "NotRequired"},
+                    {"resourceName": "memory", "restartPolicy": "RestartContainer"},
+                ],
+            },
+            # Another container may use the same claim as a device, at the same path.
+            {"name": "t", "image": "t:1", "volumeDevices": [_device("d", "/dev/d")]},
+        ],
+    },
+    "one path in two projected volumes, and a token at a Secret file's path": {
+        "volumes": [
+            {
+                "name": name,
+                "projected": {
+                    "sources": [
+                        {"secret": {"name": "a", "items": [{"key": "k", "path": "token"}]}},
+                        {"serviceAccountToken": {"path": "token"}},
+                    ]
+                },
+            }
+            for name in ("p", "q")
+        ]
     },
 }
 
