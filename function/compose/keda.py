@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from function.compose import observed
+from function.compose.render import meta
 from function.models import quantity
 
 # `Ready` not True for a valid ScaledObject whose scaling is unhealthy: 2.20's HPA health
@@ -94,10 +95,10 @@ def _degraded(message: str, active: bool | None) -> Autoscaler:
     )
 
 
-def hpa_name(status: Mapping[str, Any], scaled_object: str) -> str:
-    """The HPA KEDA made for a ScaledObject: named in its status, else KEDA's default name."""
+def hpa_name(status: Mapping[str, Any], actor: str) -> str:
+    """The HPA KEDA made for an actor's ScaledObject: named in its status, else as it was rendered."""
     named = status.get("hpaName")
-    return named if isinstance(named, str) and named else f"keda-hpa-{scaled_object}"
+    return named if isinstance(named, str) and named else meta.autoscaler_name(actor)
 
 
 def scaling(hpa: Mapping[str, Any]) -> dict[str, Any]:

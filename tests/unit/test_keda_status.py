@@ -9,6 +9,7 @@ import pytest
 
 from function import pipeline as fn
 from function.compose import render, status
+from function.compose.render import meta
 from function.resolve import requirements
 from tests import schemas, support
 from tests.unit.render.plans import plan, stage
@@ -224,6 +225,19 @@ def test_only_the_hpa_keda_names_in_the_actors_namespace_counts() -> None:
     # A name KEDA was told to use (advanced.horizontalPodAutoscalerConfig.name) is in its status.
     named = scaling_with(other_name, scaled_object_status={"hpaName": "some-other-hpa"})
     assert named["desiredReplicas"] == 7
+
+
+def test_a_long_actors_hpa_is_found_by_the_name_the_function_gave_it() -> None:
+    actor = "a" * 60
+    observed = stage("ready")
+    observed["scaledobject"]["status"]["atProvider"]["manifest"]["status"].pop("hpaName", None)
+    named = hpa(desiredReplicas=4)
+    named["metadata"]["name"] = meta.autoscaler_name(actor)
+    keda_default = hpa(desiredReplicas=6)
+    keda_default["metadata"]["name"] = f"keda-hpa-{actor}"
+    actor_plan = plan({"actor": actor}, observed=observed, autoscalers=[keda_default, named])
+    found = status.derive(actor_plan, render.render_all(actor_plan)).status["scaling"]
+    assert found["desiredReplicas"] == 4
 
 
 def test_every_actor_asks_for_its_hpa_so_the_requirements_never_change() -> None:

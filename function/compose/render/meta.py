@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from function.models import pod
+from function.models import names, pod
 from function.models.plan import Plan
 from function.models.scaling import QUEUE_TRIGGER
 
@@ -20,6 +21,26 @@ WRAPPER_API_VERSION = "kubernetes.crossplane.io/v1alpha2"
 EXTERNAL_NAME = "crossplane.io/external-name"
 SYSTEM_ACTORS = frozenset({"x-sink", "x-sump", "happy-end", "error-end"})
 RESERVED_LABEL_PREFIXES = ("crossplane.io/", "app.kubernetes.io/")
+
+
+# KEDA names the HPA of a ScaledObject this, then the ScaledObject's name; from 2.20 its
+# webhook refuses a ScaledObject whose HPA name is past a label value's 63 characters.
+KEDA_HPA_PREFIX = "keda-hpa-"
+_HPA_DIGEST = 8
+
+
+def autoscaler_name(actor: str) -> str:
+    """The HPA KEDA makes for an actor: KEDA's own name where it fits, else one cut to fit.
+
+    A cut name keeps as much of the actor's as fits, and a digest of the whole, so
+    that two long actors of one namespace never share an HPA.
+    """
+    name = KEDA_HPA_PREFIX + actor
+    if len(name) <= names.MAX_LABEL:
+        return name
+    room = names.MAX_LABEL - len(KEDA_HPA_PREFIX) - 1 - _HPA_DIGEST
+    digest = hashlib.sha256(actor.encode()).hexdigest()[:_HPA_DIGEST]
+    return f"{KEDA_HPA_PREFIX}{actor[:room].rstrip('-')}-{digest}"
 
 
 def user_labels(plan: Plan) -> dict[str, str]:

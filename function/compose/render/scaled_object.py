@@ -34,7 +34,10 @@ def render(plan: Plan) -> dict[str, Any] | None:
     restore = scaling.advanced.restore_to_original_replica_count if scaling.advanced else None
     if restore is not None:
         advanced["restoreToOriginalReplicaCount"] = restore
-    advanced["horizontalPodAutoscalerConfig"] = {"behavior": BEHAVIOR}
+    autoscaler: dict[str, Any] = {"behavior": BEHAVIOR}
+    if (hpa := meta.autoscaler_name(plan.actor)) != meta.KEDA_HPA_PREFIX + plan.actor:
+        autoscaler["name"] = hpa
+    advanced["horizontalPodAutoscalerConfig"] = autoscaler
     if scaling.advanced is not None and scaling.advanced.formula and scaling.advanced.target:
         modifiers = {"formula": scaling.advanced.formula, "target": scaling.advanced.target}
         if scaling.advanced.activation_target is not None:

@@ -478,3 +478,23 @@ def test_a_keda_identity_that_cannot_work_is_refused(
 ) -> None:
     with pytest.raises(InputError, match=re.escape(error)):
         fn_input.parse({"keda": {"aws": keda_aws}, "irsa": {"enabled": irsa}})
+
+
+def test_keda_names_the_hpa_itself_while_its_name_fits_a_label() -> None:
+    rendered = render.render_all(plan({"actor": "a" * 54}, settings={"transport": "rabbitmq"}))
+    config = manifest(rendered["scaledobject"])["spec"]["advanced"]["horizontalPodAutoscalerConfig"]
+    assert "name" not in config  # keda-hpa-<actor>, 63 characters
+    assert meta.autoscaler_name("a" * 54) == "keda-hpa-" + "a" * 54
+
+
+def test_a_long_actor_names_its_hpa_within_what_keda_accepts() -> None:
+    # KEDA 2.20 and later refuse a ScaledObject whose HPA name is past 63 characters.
+    names = {}
+    for actor in ("a" * 55, "a" * 62 + "b", "a" * 62 + "c", "a" * 45 + "-" + "b" * 17):
+        rendered = render.render_all(plan({"actor": actor}, settings={"transport": "rabbitmq"}))
+        spec = manifest(rendered["scaledobject"])["spec"]
+        names[actor] = spec["advanced"]["horizontalPodAutoscalerConfig"]["name"]
+        assert names[actor] == meta.autoscaler_name(actor)
+        assert re.fullmatch(r"keda-hpa-[a-z0-9]([-a-z0-9]*[a-z0-9])?", names[actor])
+        assert len(names[actor]) <= 63
+    assert len(set(names.values())) == len(names)
