@@ -35,6 +35,9 @@ QUANTITY_SCHEMA = {"type": ["string", "number", "null"], "format": "quantity"}
 QUANTITY_FORM = "a number with an optional suffix, such as 500m, 2Gi or 1e3"
 REF_PREFIX = "#/$defs/"
 INTEGER_FORMATS = {"int32": 32, "int64": 64}
+# The one type whose list takes a null item: a projected volume's source with nothing set.
+NULL_ITEMS_TAKEN = (f"{REF_PREFIX}{CORE}VolumeProjection",)
+NULL_ITEM_SAID = "must be a map: Kubernetes reads a null item as one with nothing set"
 SPACE = re.compile(r"\s*")
 # What a refusal says in place of the value it refuses: the actor's values (an env
 # var's, say) are never repeated in messages, which become events.
@@ -88,13 +91,19 @@ def _bare(schema: Any, refs: list[str]) -> Any:
     """A schema without descriptions, its integer formats as bounds; its references into `refs`.
 
     `format: int32` is only an annotation to a JSON Schema validator, but the API
-    server refuses a number past it (`containerPort: 2**40`).
+    server refuses a number past it (`containerPort: 2**40`). Every type is nullable,
+    as Go reads a null field as an absent one; but a null list item is the item's type
+    with nothing set, which the API server's validation refuses (a port without its
+    number), so a list's items must be maps.
     """
     if isinstance(schema, dict):
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith(REF_PREFIX):
             refs.append(ref.removeprefix(REF_PREFIX))
         bare = {key: _bare(value, refs) for key, value in schema.items() if key != "description"}
+        items = bare.get("items")
+        if isinstance(items, dict) and items.get("$ref") not in (None, *NULL_ITEMS_TAKEN):
+            bare["items"] = {**items, "type": "object"}
         if (bits := INTEGER_FORMATS.get(str(schema.get("format")))) is not None:
             bare.setdefault("minimum", -(2 ** (bits - 1)))
             bare.setdefault("maximum", 2 ** (bits - 1) - 1)
@@ -181,7 +190,9 @@ def check(origin: Provenance) -> None:
     if isinstance(error.kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
         culprit.append(error.kind.unexpected[0])
     message = f"{error.message} (as Kubernetes' {kind})"
-    if (rule := kube_rules.said(list(error.schema_path), CORE)) is not None:
+    if error.instance is None and list(error.schema_path)[-2:] == ["items", "type"]:
+        message = NULL_ITEM_SAID
+    elif (rule := kube_rules.said(list(error.schema_path), CORE)) is not None:
         message = f"must be {rule[1]} (as Kubernetes' {rule[0]})"
     elif QUANTITY in error.schema_path:
         wrong = "not" if isinstance(error.instance, str) else f"{kind_of(error.instance)} is not"

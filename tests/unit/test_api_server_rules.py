@@ -980,6 +980,19 @@ REFUSED = {
         "volumes[p].projected.sources[1].downwardAPI.items[0].path: name is the path of another "
         "file of the volume",
     ),
+    "a null port of a sidecar: a port without its number": (
+        {"sidecars": [{"name": "s", "image": "s:1", "ports": [None]}]},
+        "sidecars[s]: ports[0]: must be a map: Kubernetes reads a null item as one with nothing set",
+    ),
+    "a null envFrom source of an init container": (
+        {"initContainers": [{"name": "i", "image": "i:1", "envFrom": [None]}]},
+        "initContainers[i]: envFrom[0]: must be a map: Kubernetes reads a null item as one with "
+        "nothing set",
+    ),
+    "a null item of a Secret volume": (
+        {"volumes": [{"name": "s", "secret": {"secretName": "s", "items": [None]}}]},
+        "volumes[s]: secret.items[0]: must be a map: Kubernetes reads a null item as one with nothing set",
+    ),
 }
 
 
@@ -1336,6 +1349,9 @@ ACCEPTED = {
             }
             for name in ("p", "q")
         ]
+    },
+    "a projected volume with a null source, which Kubernetes takes as none": {
+        "volumes": [{"name": "p", "projected": {"sources": [None]}}]
     },
 }
 
