@@ -123,8 +123,14 @@ def parse(body: dict[str, Any]) -> Composite:
     metadata = _map(body.get("metadata"), "metadata")
     labels = _labels(metadata)
     namespace, namespaced = _namespace(body, labels)
+    name = _text(metadata.get("name", ""), "metadata.name")
+    if problem := names.label_value_problem(name):
+        raise InputError(
+            f"cannot read the observed composite resource: metadata.name: {problem}: the XR's "
+            f"name labels what it composes ({COMPOSITE_LABEL})"
+        )
     return Composite(
-        name=_text(metadata.get("name", ""), "metadata.name"),
+        name=name,
         namespace=namespace,
         namespaced=namespaced,
         labels=labels,

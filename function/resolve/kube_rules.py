@@ -64,6 +64,7 @@ RULES: parts.Rules = {
             "properties": {
                 "imagePullPolicy": parts.PULL_POLICY,
                 "terminationMessagePolicy": {"enum": [None, "", "File", "FallbackToLogsOnError"]},
+                "restartPolicy": {"enum": [None, "Always", "OnFailure", "Never"]},
                 "livenessProbe": probe_rules.ONE_SUCCESS,
                 "startupProbe": probe_rules.ONE_SUCCESS,
                 "readinessProbe": {
@@ -95,6 +96,8 @@ RULES: parts.Rules = {
         {
             "imagePullPolicy": parts.PULL_POLICY_SAID,
             "terminationMessagePolicy": "File or FallbackToLogsOnError (or empty: File)",
+            "restartPolicy": "Always (OnFailure or Never where Kubernetes' ContainerRestartRules "
+            "feature is on)",
             "": "privileged (securityContext.privileged: true) to mount with Bidirectional "
             "propagation",
             "securityContext": "privileged: true to mount with Bidirectional propagation",

@@ -47,6 +47,13 @@ RULES: parts.Rules = {
             "terminationGracePeriodSeconds": "1 or more, when set (and unset on a readiness probe)",
         },
     ),
+    "Lifecycle": (
+        {"properties": {"stopSignal": {"type": "null"}}},
+        {
+            "stopSignal": "unset: Kubernetes takes a stop signal only in a pod that names its OS "
+            "(spec.os), which an actor's pod does not"
+        },
+    ),
     "LifecycleHandler": (
         parts.exactly_one("exec", "httpGet", "tcpSocket", "sleep"),
         {"": "set with exactly one handler: exec, httpGet, tcpSocket or sleep"},

@@ -993,6 +993,15 @@ REFUSED = {
         {"volumes": [{"name": "s", "secret": {"secretName": "s", "items": [None]}}]},
         "volumes[s]: secret.items[0]: must be a map: Kubernetes reads a null item as one with nothing set",
     ),
+    "an init container's restart policy Kubernetes does not know": (
+        {"initContainers": [{"name": "i", "image": "i:1", "restartPolicy": "Sometimes"}]},
+        "initContainers[i]: restartPolicy: must be Always",
+    ),
+    "a stop signal in a pod that names no OS": (
+        {"sidecars": [{"name": "s", "image": "s:1", "lifecycle": {"stopSignal": "SIGUSR1"}}]},
+        "sidecars[s]: lifecycle.stopSignal: must be unset: Kubernetes takes a stop signal only in "
+        "a pod that names its OS (spec.os)",
+    ),
 }
 
 
