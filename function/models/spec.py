@@ -59,7 +59,7 @@ class Toleration(SpecSection):
     operator: Literal["Exists", "Equal", ""] | None = None
     value: str | None = None
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute", ""] | None = None
-    toleration_seconds: int | None = None
+    toleration_seconds: int | None = Field(None, ge=-(2**63), le=2**63 - 1)  # int64
 
     @model_validator(mode="after")
     def _as_the_api_server_takes_it(self) -> Toleration:

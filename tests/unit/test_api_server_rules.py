@@ -1002,6 +1002,19 @@ REFUSED = {
         "sidecars[s]: lifecycle.stopSignal: must be unset: Kubernetes takes a stop signal only in "
         "a pod that names its OS (spec.os)",
     ),
+    "tolerationSeconds past int64": (
+        {
+            "tolerations": [
+                {
+                    "key": "a",
+                    "operator": "Exists",
+                    "effect": "NoExecute",
+                    "tolerationSeconds": 2**63,
+                }
+            ]
+        },
+        "tolerations[0].tolerationSeconds: Input should be less than or equal to 9223372036854775807",
+    ),
 }
 
 
