@@ -15,6 +15,7 @@ from pydantic import (
     model_validator,
 )
 
+from function import durations
 from function.errors import InputError
 from function.models import messages, pod
 from function.models.brokers import PubSub, RabbitMQ
@@ -37,7 +38,6 @@ _AWS_PATTERNS = {
     "region": (re.compile(REGION), "an AWS region (such as us-east-1)"),
     "account_id": (re.compile(ACCOUNT_ID), "an AWS account id (12 digits)"),
 }
-_DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
 
 
 class AWS(Settings):
@@ -212,9 +212,15 @@ class Input(Settings):
     @field_validator("ttl")
     @classmethod
     def _ttl_is_a_duration(cls, value: str) -> str:
-        match = _DURATION.match(value)
-        if not value or match is None:
-            raise ValueError("must be a duration such as 60s, 5m or 1h30m")
+        # Read as Go reads it; within Go's int64 of nanoseconds, so within protobuf's Duration.
+        try:
+            seconds = durations.go_duration_seconds(value)
+        except durations.TooLongError:
+            raise ValueError(f"must be within {durations.LONGEST}") from None
+        except ValueError:
+            raise ValueError("must be a duration such as 60s, 5m or 1h30m") from None
+        if seconds < 0:
+            raise ValueError("must not be negative")
         return value
 
     @model_validator(mode="after")
@@ -241,11 +247,7 @@ class Input(Settings):
 
     def ttl_delta(self) -> timedelta:
         """Return the response TTL as a timedelta."""
-        match = _DURATION.match(self.ttl)
-        assert match is not None  # noqa: S101  # The validator guarantees a match.
-        return timedelta(
-            hours=int(match["h"] or 0), minutes=int(match["m"] or 0), seconds=int(match["s"] or 0)
-        )
+        return timedelta(seconds=durations.go_duration_seconds(self.ttl))
 
 
 def parse(data: dict[str, Any]) -> Input:

@@ -39,6 +39,16 @@ def test_the_input_ttl_sets_the_response_ttl() -> None:
 
 
 @pytest.mark.parametrize(
+    ("ttl", "seconds", "nanos"),
+    [("0", 0, 0), ("1.5h", 5400, 0), ("1500ms", 1, 500_000_000), ("1h0m5s", 3605, 0)],
+)
+def test_the_ttl_is_read_as_go_reads_a_duration(ttl: str, seconds: int, nanos: int) -> None:
+    rsp = run(with_input({"ttl": ttl}))
+    assert support.fatal_messages(rsp) == []
+    assert (rsp.meta.ttl.seconds, rsp.meta.ttl.nanos) == (seconds, nanos)
+
+
+@pytest.mark.parametrize(
     ("step_input", "expected"),
     [
         pytest.param({"aws": {"regoin": "x"}}, "aws.regoin: unknown field", id="typo-nested"),
@@ -50,6 +60,12 @@ def test_the_input_ttl_sets_the_response_ttl() -> None:
             id="bad-type",
         ),
         pytest.param({"ttl": "forever"}, "ttl", id="bad-ttl"),
+        pytest.param({"ttl": "-5s"}, "ttl: must not be negative", id="negative ttl"),
+        pytest.param(
+            {"ttl": "9999999999h"},
+            "ttl: must be within 2562047h47m16.854775807s",
+            id="ttl past Go's durations (rendered past protobuf's before)",
+        ),
         pytest.param(
             {"keda": {"authProvider": "secret"}},
             "keda.secretRef.name is required with keda.authProvider: secret",
