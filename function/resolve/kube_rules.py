@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.resolve import probe_rules, security_rules, volume_rules
+from function.resolve import probe_rules, security_rules, storage_rules, volume_rules
 from function.resolve import rule_parts as parts
 
 # How a mount propagates: Bidirectional only in a privileged container.
@@ -117,6 +117,7 @@ RULES: parts.Rules = {
         },
     ),
     **volume_rules.RULES,
+    **storage_rules.RULES,
     "VolumeMount": (
         {
             "properties": {

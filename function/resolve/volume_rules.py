@@ -81,10 +81,20 @@ RULES: parts.Rules = {
         {"path": "an absolute path on the server", "server": "the server's address"},
     ),
     "CSIVolumeSource": (
-        {"properties": {"driver": _CSI_DRIVER}},
+        {
+            "properties": {
+                "driver": _CSI_DRIVER,
+                "nodePublishSecretRef": {
+                    "required": ["name"],
+                    "properties": {"name": parts.OBJECT_NAME},
+                },
+            }
+        },
         {
             "driver": "a CSI driver's name: a DNS subdomain (letters, digits, '-' and '.') of at "
-            "most 63 characters"
+            "most 63 characters",
+            "nodePublishSecretRef": "given the Secret's name",
+            "name": parts.OBJECT_NAME_SAID,
         },
     ),
     "ImageVolumeSource": (
@@ -92,8 +102,8 @@ RULES: parts.Rules = {
         {"pullPolicy": parts.PULL_POLICY_SAID},
     ),
     "GitRepoVolumeSource": (
-        {"properties": {"directory": {"pattern": parts.DESCENDING}}},
-        {"directory": parts.DESCENDING_SAID},
+        {"properties": {"directory": {"pattern": parts.DESCENDING}, "repository": parts.SET}},
+        {"directory": parts.DESCENDING_SAID, "repository": "the repository's address"},
     ),
     "VolumeProjection": (
         # Kubernetes takes an item with no source; two it refuses.

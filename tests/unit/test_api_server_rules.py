@@ -12,7 +12,14 @@ import pytest
 
 from function import pipeline as fn
 from function.errors import FlavorError
-from function.resolve import kube_rules, kube_schemas, volume_rules
+from function.resolve import (
+    kube_rules,
+    kube_schemas,
+    probe_rules,
+    security_rules,
+    storage_rules,
+    volume_rules,
+)
 from tests import support
 from tests.unit.test_flavors import flavor, resolve
 
@@ -1015,6 +1022,242 @@ REFUSED = {
         },
         "tolerations[0].tolerationSeconds: Input should be less than or equal to 9223372036854775807",
     ),
+    "an ephemeral volume without a claim template": (
+        {"volumes": [{"name": "x", **{"ephemeral": {}}}]},
+        "volumes[x]: ephemeral: must be given a volumeClaimTemplate",
+    ),
+    "an ephemeral claim without access modes": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{
+                        "ephemeral": {
+                            "volumeClaimTemplate": {
+                                "spec": {"resources": {"requests": {"storage": "1Gi"}}}
+                            }
+                        }
+                    },
+                }
+            ]
+        },
+        "volumes[x]: ephemeral.volumeClaimTemplate.spec: must be given its accessModes and the storage",
+    ),
+    "an ephemeral claim's access mode Kubernetes does not know": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{
+                        "ephemeral": {
+                            "volumeClaimTemplate": {
+                                "spec": {
+                                    "accessModes": ["ReadWrite"],
+                                    "resources": {"requests": {"storage": "1Gi"}},
+                                }
+                            }
+                        }
+                    },
+                }
+            ]
+        },
+        "volumes[x]: ephemeral.volumeClaimTemplate.spec.accessModes[0]: must be at least one of",
+    ),
+    "ReadWriteOncePod with another access mode": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{
+                        "ephemeral": {
+                            "volumeClaimTemplate": {
+                                "spec": {
+                                    "accessModes": ["ReadWriteOncePod", "ReadWriteOnce"],
+                                    "resources": {"requests": {"storage": "1Gi"}},
+                                }
+                            }
+                        }
+                    },
+                }
+            ]
+        },
+        "volumes[x]: ephemeral.volumeClaimTemplate.spec.accessModes: must be at least one of",
+    ),
+    "an ephemeral claim that requests no storage": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{
+                        "ephemeral": {
+                            "volumeClaimTemplate": {
+                                "spec": {
+                                    "accessModes": ["ReadWriteOnce"],
+                                    "resources": {"requests": {}},
+                                }
+                            }
+                        }
+                    },
+                }
+            ]
+        },
+        "volumes[x]: ephemeral.volumeClaimTemplate.spec.resources.requests: must be given the storage the claim requests",
+    ),
+    "an ephemeral claim template with a name": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{
+                        "ephemeral": {
+                            "volumeClaimTemplate": {
+                                "metadata": {"name": "c"},
+                                "spec": {
+                                    "accessModes": ["ReadWriteOnce"],
+                                    "resources": {"requests": {"storage": "1Gi"}},
+                                },
+                            }
+                        }
+                    },
+                }
+            ]
+        },
+        "volumes[x]: ephemeral.volumeClaimTemplate.metadata: must be labels and annotations only",
+    ),
+    "an ephemeral claim's volume mode Kubernetes does not know": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{
+                        "ephemeral": {
+                            "volumeClaimTemplate": {
+                                "spec": {
+                                    "accessModes": ["ReadWriteOnce"],
+                                    "volumeMode": "Raw",
+                                    "resources": {"requests": {"storage": "1Gi"}},
+                                }
+                            }
+                        }
+                    },
+                }
+            ]
+        },
+        "volumes[x]: ephemeral.volumeClaimTemplate.spec.volumeMode: must be Block or Filesystem",
+    ),
+    "an iSCSI LUN past 255": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{
+                        "iscsi": {
+                            "targetPortal": "10.0.0.1:3260",
+                            "iqn": "iqn.2001-04.com.example:disk",
+                            "lun": 300,
+                        }
+                    },
+                }
+            ]
+        },
+        "volumes[x]: iscsi.lun: must be from 0 to 255",
+    ),
+    "an iSCSI name that is no IQN, EUI or NAA": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{"iscsi": {"targetPortal": "10.0.0.1:3260", "iqn": "disk", "lun": 0}},
+                }
+            ]
+        },
+        "volumes[x]: iscsi.iqn: must be set, starting with iqn, eui or naa",
+    ),
+    "a GCE disk partition past 255": (
+        {"volumes": [{"name": "x", **{"gcePersistentDisk": {"pdName": "d", "partition": 300}}}]},
+        "volumes[x]: gcePersistentDisk.partition: must be from 0 to 255",
+    ),
+    "an AWS disk without its id": (
+        {"volumes": [{"name": "x", **{"awsElasticBlockStore": {"volumeID": ""}}}]},
+        "volumes[x]: awsElasticBlockStore.volumeID: must be set (not empty)",
+    ),
+    "Ceph RBD without monitors": (
+        {"volumes": [{"name": "x", **{"rbd": {"image": "i", "monitors": []}}}]},
+        "volumes[x]: rbd.monitors: must be set (not empty)",
+    ),
+    "a flex driver's option in Kubernetes' namespace": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{"flexVolume": {"driver": "d", "options": {"kubernetes.io/x": "y"}}},
+                }
+            ]
+        },
+        "volumes[x]: flexVolume.options: must be keyed outside Kubernetes'",
+    ),
+    "an Azure disk's caching mode Kubernetes does not know": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{
+                        "azureDisk": {
+                            "diskName": "d",
+                            "diskURI": "https://a/b.vhd",
+                            "cachingMode": "Always",
+                        }
+                    },
+                }
+            ]
+        },
+        "volumes[x]: azureDisk.cachingMode: must be None, ReadOnly or ReadWrite",
+    ),
+    "a managed Azure disk at a blob's address": (
+        {
+            "volumes": [
+                {
+                    "name": "x",
+                    **{
+                        "azureDisk": {
+                            "diskName": "d",
+                            "diskURI": "https://a/b.vhd",
+                            "kind": "Managed",
+                        }
+                    },
+                }
+            ]
+        },
+        "volumes[x]: azureDisk.diskURI: must be set: /subscriptions/",
+    ),
+    "Fibre Channel with no target": (
+        {"volumes": [{"name": "x", **{"fc": {}}}]},
+        "volumes[x]: fc: must be set with one of targetWWNs or wwids, not both",
+    ),
+    "Fibre Channel targets without a LUN": (
+        {"volumes": [{"name": "x", **{"fc": {"targetWWNs": ["500a0982991b8dc5"]}}}]},
+        "volumes[x]: fc: must be set with one of targetWWNs or wwids, not both, and with targetWWNs a lun",
+    ),
+    "Flocker with no dataset": (
+        {"volumes": [{"name": "x", **{"flocker": {}}}]},
+        "volumes[x]: flocker: must be set with one of datasetName or datasetUUID",
+    ),
+    "a StorageOS volume name that is no DNS label": (
+        {"volumes": [{"name": "x", **{"storageos": {"volumeName": "Data"}}}]},
+        "volumes[x]: storageos.volumeName: must be a DNS label",
+    ),
+    "a CSI secret without its name": (
+        {
+            "volumes": [
+                {"name": "x", **{"csi": {"driver": "d.example.com", "nodePublishSecretRef": {}}}}
+            ]
+        },
+        "volumes[x]: csi.nodePublishSecretRef: must be given the Secret's name",
+    ),
+    "a gitRepo without its repository": (
+        {"volumes": [{"name": "x", **{"gitRepo": {"repository": ""}}}]},
+        "volumes[x]: gitRepo.repository: must be the repository's address",
+    ),
 }
 
 
@@ -1375,6 +1618,56 @@ ACCEPTED = {
     "a projected volume with a null source, which Kubernetes takes as none": {
         "volumes": [{"name": "p", "projected": {"sources": [None]}}]
     },
+    "older disks and claims as Kubernetes takes them": {
+        "volumes": [
+            {
+                "name": "a",
+                "iscsi": {
+                    "targetPortal": "10.0.0.1:3260",
+                    "iqn": "iqn.2001-04.com.example:disk",
+                    "lun": 255,
+                },
+            },
+            {"name": "b", "gcePersistentDisk": {"pdName": "d", "partition": 0}},
+            {"name": "c", "fc": {"wwids": ["3600508b400105e210000900000490000"]}},
+            {"name": "d", "fc": {"targetWWNs": ["500a0982991b8dc5"], "lun": 2}},
+            {"name": "e", "flocker": {"datasetUUID": "5ad5c3b5"}},
+            {
+                "name": "f",
+                "flexVolume": {"driver": "example.com/lvm", "options": {"example.com/size": "1"}},
+            },
+            {
+                "name": "g",
+                "azureDisk": {
+                    "diskName": "d",
+                    "diskURI": "/subscriptions/s/d",
+                    "kind": "Managed",
+                    "cachingMode": "ReadOnly",
+                },
+            },
+            {"name": "h", "storageos": {"volumeName": "data", "volumeNamespace": ""}},
+            {
+                "name": "i",
+                "csi": {"driver": "d.example.com", "nodePublishSecretRef": {"name": "s"}},
+            },
+            {
+                "name": "j",
+                "ephemeral": {
+                    "volumeClaimTemplate": {
+                        "metadata": {
+                            "labels": {"app": "x"},
+                            "annotations": {"Example.com/Note": "n"},
+                        },
+                        "spec": {
+                            "accessModes": ["ReadWriteOncePod"],
+                            "storageClassName": "",
+                            "resources": {"requests": {"storage": "10Gi"}},
+                        },
+                    }
+                },
+            },
+        ]
+    },
 }
 
 
@@ -1404,3 +1697,11 @@ def test_counts_from_two_layers_name_both() -> None:
         "invalid flavor data: scaling.minReplicaCount: 5 is above maxReplicaCount 2 "
         '(from the actor\'s spec) (from flavor "scale-big")'
     )
+
+
+def test_no_two_rule_tables_write_rules_for_one_type() -> None:
+    # kube_rules takes the tables in one after another: a type in two would lose one's rules.
+    tables = [probe_rules.RULES, volume_rules.RULES, storage_rules.RULES, security_rules.RULES]
+    kinds = [kind for table in tables for kind in table]
+    assert len(kinds) == len(set(kinds))
+    assert set(kinds) <= set(kube_rules.RULES)
