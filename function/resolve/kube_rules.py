@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from function.models import names
 from function.resolve import probe_rules, security_rules, storage_rules, volume_rules
 from function.resolve import rule_parts as parts
 
@@ -164,6 +165,22 @@ RULES: parts.Rules = {
             "spec.serviceAccountName, status.hostIP(s) or status.podIP(s); <key> a label key "
             "(an annotation's in any case)",
             "apiVersion": parts.V1_SAID,
+        },
+    ),
+    # An env var read from a file an init container writes (EnvFiles, beta from 1.35);
+    # pod_volumes checks that its volume is one of the pod's emptyDirs.
+    "FileKeySelector": (
+        {
+            "properties": {
+                "key": {"pattern": r"^[ -<>-~]+$", "maxLength": 128},
+                "path": parts.FILE_PATH,
+                "volumeName": {"pattern": names.DNS_LABEL, "maxLength": names.MAX_LABEL},
+            }
+        },
+        {
+            "key": "printable ASCII other than '=', at most 128 characters",
+            "path": parts.FILE_PATH_SAID,
+            "volumeName": "a volume's name: a DNS label",
         },
     ),
     "ResourceFieldSelector": (

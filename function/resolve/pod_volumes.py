@@ -116,6 +116,26 @@ def container_mounts(
     _devices(origin, (*loc, "volumeDevices"), devices or [], mounts or [], volumes)
 
 
+def env_files(origin: Provenance, volumes: Volumes) -> None:
+    """Each env var read from a file reads it from one of the pod's emptyDir volumes."""
+    places: list[Loc] = [("env",)]
+    for field in ("sidecars", "initContainers"):
+        places += [(field, index, "env") for index in range(len(origin.data.get(field) or []))]
+    for place in places:
+        listed = pod.value_at(origin.data, place)
+        for index, item in enumerate(listed if isinstance(listed, list) else []):
+            loc: Loc = (*place, index, "valueFrom", "fileKeyRef", "volumeName")
+            name = pod.value_at(item, loc[len(place) + 1 :])
+            if not isinstance(name, str) or not name:
+                continue  # the schema says what it must be
+            if name not in volumes:
+                raise origin.refuse(loc, f"no volume named {name!r} in the pod")
+            if volumes[name] not in ("emptyDir", ""):
+                raise origin.refuse(
+                    loc, f"the volume {name!r} is no emptyDir: env files are read from an emptyDir"
+                )
+
+
 def _platform_paths(spec: Spec, settings: Input) -> dict[str, str]:
     """Paths the platform mounts in the runtime container, and what each is."""
     found = {

@@ -51,6 +51,7 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     if volumes is not None:
         defined = volumes
         checks.append(lambda: pod_volumes.runtime_mounts(spec, settings, defined, origin))
+        checks.append(lambda: pod_volumes.env_files(origin, defined))
         for field in ("sidecars", "initContainers"):
             for index, container in enumerate(origin.data.get(field) or []):
                 checks.append(

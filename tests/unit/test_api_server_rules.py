@@ -1258,6 +1258,85 @@ REFUSED = {
         {"volumes": [{"name": "x", **{"gitRepo": {"repository": ""}}}]},
         "volumes[x]: gitRepo.repository: must be the repository's address",
     ),
+    "an env file of a volume the pod does not have": (
+        {
+            "env": [
+                {
+                    "name": "A",
+                    "valueFrom": {
+                        "fileKeyRef": {"volumeName": "nope", "path": "app.env", "key": "K"}
+                    },
+                }
+            ]
+        },
+        "env[A].valueFrom.fileKeyRef.volumeName: no volume named 'nope' in the pod",
+    ),
+    "an env file of a volume that is no emptyDir": (
+        {
+            "volumes": [{"name": "c", "configMap": {"name": "c"}}],
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "env": [
+                        {
+                            "name": "A",
+                            "valueFrom": {
+                                "fileKeyRef": {"volumeName": "c", "path": "app.env", "key": "K"}
+                            },
+                        }
+                    ],
+                }
+            ],
+        },
+        "sidecars[s].env[0].valueFrom.fileKeyRef.volumeName: the volume 'c' is no emptyDir",
+    ),
+    "an env file's path out of its volume": (
+        {
+            "volumes": [{"name": "e", "emptyDir": {}}],
+            "env": [
+                {
+                    "name": "A",
+                    "valueFrom": {
+                        "fileKeyRef": {"volumeName": "e", "path": "../app.env", "key": "K"}
+                    },
+                }
+            ],
+        },
+        "env[A]: valueFrom.fileKeyRef.path: must be a relative path inside the volume",
+    ),
+    "an env file's key with '='": (
+        {
+            "volumes": [{"name": "e", "emptyDir": {}}],
+            "env": [
+                {
+                    "name": "A",
+                    "valueFrom": {
+                        "fileKeyRef": {"volumeName": "e", "path": "app.env", "key": "K=1"}
+                    },
+                }
+            ],
+        },
+        "env[A]: valueFrom.fileKeyRef.key: must be printable ASCII other than '=', at most 128 characters",
+    ),
+    "an env file's key past 128 characters": (
+        {
+            "volumes": [{"name": "e", "emptyDir": {}}],
+            "env": [
+                {
+                    "name": "A",
+                    "valueFrom": {
+                        "fileKeyRef": {
+                            "volumeName": "e",
+                            "path": "app.env",
+                            "key": "KKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKK",
+                        }
+                    },
+                }
+            ],
+        },
+        "env[A]: valueFrom.fileKeyRef.key: must be printable ASCII other than '='",
+    ),
 }
 
 
@@ -1667,6 +1746,20 @@ ACCEPTED = {
                 },
             },
         ]
+    },
+    "a value read from an env file an init container writes": {
+        "volumes": [{"name": "e", "emptyDir": {}}],
+        "initContainers": [
+            {"name": "i", "image": "i:1", "volumeMounts": [{"name": "e", "mountPath": "/env"}]}
+        ],
+        "env": [
+            {
+                "name": "A",
+                "valueFrom": {
+                    "fileKeyRef": {"volumeName": "e", "path": "config.env", "key": "DB_HOST"}
+                },
+            }
+        ],
     },
 }
 
