@@ -91,19 +91,13 @@ def _bare(schema: Any, refs: list[str]) -> Any:
     """A schema without descriptions, its integer formats as bounds; its references into `refs`.
 
     `format: int32` is only an annotation to a JSON Schema validator, but the API
-    server refuses a number past it (`containerPort: 2**40`). Every type is nullable,
-    as Go reads a null field as an absent one; but a null list item is the item's type
-    with nothing set, which the API server's validation refuses (a port without its
-    number), so a list's items must be maps.
+    server refuses a number past it (`containerPort: 2**40`).
     """
     if isinstance(schema, dict):
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith(REF_PREFIX):
             refs.append(ref.removeprefix(REF_PREFIX))
         bare = {key: _bare(value, refs) for key, value in schema.items() if key != "description"}
-        items = bare.get("items")
-        if isinstance(items, dict) and items.get("$ref") not in (None, *NULL_ITEMS_TAKEN):
-            bare["items"] = {**items, "type": "object"}
         if (bits := INTEGER_FORMATS.get(str(schema.get("format")))) is not None:
             bare.setdefault("minimum", -(2 ** (bits - 1)))
             bare.setdefault("maximum", 2 ** (bits - 1) - 1)
@@ -111,6 +105,24 @@ def _bare(schema: Any, refs: list[str]) -> Any:
     if isinstance(schema, list):
         return [_bare(item, refs) for item in schema]
     return schema
+
+
+def _items_are_maps(schema: Any) -> Any:
+    """A schema whose lists of a type hold maps, never null.
+
+    Every type is nullable, as Go reads a null field as an absent one; but a null list
+    item is the item's type with nothing set, which the API server's validation
+    refuses (a port without its number). A projected volume's source is the exception.
+    """
+    if isinstance(schema, list):
+        return [_items_are_maps(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    held = {key: _items_are_maps(value) for key, value in schema.items()}
+    items = held.get("items")
+    if isinstance(items, dict) and items.get("$ref") not in (None, *NULL_ITEMS_TAKEN):
+        held["items"] = {**items, "type": "object"}
+    return held
 
 
 def parts_schema() -> dict[str, Any]:
@@ -139,7 +151,8 @@ def validator() -> jsonschema_rs.Draft202012Validator:
     Quantities are held to what the API server can parse (`1Gb` is no quantity), and
     each type to what the API server checks beyond its schema (kube_rules).
     """
-    defined = definitions() | {QUANTITY: QUANTITY_SCHEMA}
+    defined = {kind: _items_are_maps(schema) for kind, schema in definitions().items()}
+    defined[QUANTITY] = QUANTITY_SCHEMA
     for kind, absent in kube_rules.OPTIONAL.items():
         schema = defined[CORE + kind]
         required = [name for name in schema.get("required", []) if name not in absent]
