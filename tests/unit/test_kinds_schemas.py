@@ -185,6 +185,29 @@ KEDA_REFUSES = [
         "scaling.advanced.target: must be a number above zero",
         id="a target of zero",
     ),
+    pytest.param(
+        {"scaling": {"advanced": {"formula": "queue + backlog", "target": "5"}}},
+        "scaling.advanced.formula: reads 'backlog', which is no trigger KEDA hands a formula: "
+        "queue and the named triggers other than cpu and memory",
+        id="a formula of a name no trigger has",
+    ),
+    pytest.param(
+        {
+            "scaling": {
+                "additionalTriggers": [
+                    {"type": "cpu", "name": "cpu1", "metadata": {"value": "50"}}
+                ],
+                "advanced": {"formula": "max(queue, cpu1)", "target": "5"},
+            }
+        },
+        "scaling.advanced.formula: reads 'cpu1', which is no trigger KEDA hands a formula",
+        id="a formula of a cpu trigger, whose metric KEDA does not hand it",
+    ),
+    pytest.param(
+        {"scaling": {"advanced": {"formula": "(queue + 1", "target": "5"}}},
+        "scaling.advanced.formula: its brackets do not pair",
+        id="a formula whose brackets do not pair",
+    ),
 ]
 
 
@@ -217,6 +240,16 @@ def test_a_scaled_object_keda_would_refuse_is_refused_naming_the_field_and_flavo
             ]
         },
         {"advanced": {"formula": "queue * 2", "target": "0x1p3"}},
+        {
+            "additionalTriggers": [
+                {"type": "prometheus", "name": "p95_latency", "metadata": {"query": "q"}}
+            ],
+            "advanced": {
+                "formula": "let q = queue; p95_latency > 1e3 && q > 2 ? max(q, 2.5e1) : "
+                'float("1") + ceil(q / 2) + [1, 2][0] + {"a": q}.a',
+                "target": "5",
+            },
+        },
         {"advanced": {"formula": "queue * 2", "target": "Inf"}},
         {
             "enabled": False,
@@ -235,6 +268,7 @@ def test_a_scaled_object_keda_would_refuse_is_refused_naming_the_field_and_flavo
         "cached metrics of another scaler",
         "two unnamed triggers",
         "a hexadecimal target, as Go reads it",
+        "a formula of named triggers, a binding, builtins, numbers, strings and members",
         "an infinite target, which KEDA takes",
         "a trigger no ScaledObject carries (scaling off)",
         "a formula with its target",
