@@ -24,7 +24,15 @@ SOCKET_VOLUME = "socket-dir"
 TMP_VOLUME = "tmp"
 RUNTIME_VOLUME = "asya-runtime"
 STATE_VOLUME = "state-sockets"
-PLATFORM_VOLUMES = frozenset({SOCKET_VOLUME, TMP_VOLUME, RUNTIME_VOLUME, STATE_VOLUME})
+# The platform's volumes by their source, as the Deployment renders them; the state
+# sockets' only in a pod with a state proxy.
+PLATFORM_VOLUME_SOURCES = {
+    SOCKET_VOLUME: "emptyDir",
+    TMP_VOLUME: "emptyDir",
+    RUNTIME_VOLUME: "configMap",
+    STATE_VOLUME: "emptyDir",
+}
+PLATFORM_VOLUMES = frozenset(PLATFORM_VOLUME_SOURCES)
 
 TMP_PATH = "/tmp"  # noqa: S108  # The pod's own emptyDir.
 STATE_SOCKETS = "/var/run/asya/state"
@@ -67,6 +75,15 @@ OVERRIDABLE_SIDECAR_ENV = frozenset({"ASYA_LOG_LEVEL"})
 CONNECTOR_ENV = frozenset({"CONNECTOR_SOCKET"})
 # Refused in the user's own sidecars and init containers: they share the pod.
 ANY_PLATFORM_ENV = RUNTIME_ENV | SIDECAR_ENV | OVERRIDABLE_SIDECAR_ENV | CONNECTOR_ENV
+
+
+def platform_volumes(state_proxy: bool) -> dict[str, str]:
+    """The platform's volumes in a pod (by name → source), with or without a state proxy."""
+    return {
+        name: source
+        for name, source in PLATFORM_VOLUME_SOURCES.items()
+        if state_proxy or name != STATE_VOLUME
+    }
 
 
 def connector_name(proxy: str) -> str:

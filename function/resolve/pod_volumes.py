@@ -30,13 +30,13 @@ PROJECTED_FILES = {
     "clusterTrustBundle": ("path",),
 }
 
-# Each volume of the pod by name → its source (the platform's own: "platform").
+# Each volume of the pod by name → its source ("" for none: Kubernetes makes it an emptyDir).
 Volumes = Mapping[str, str]
 
 
 def defined(origin: Provenance) -> dict[str, str]:
     """The pod's volumes: the platform's and the spec's, each valid and named once."""
-    found = dict.fromkeys(pod.PLATFORM_VOLUMES, "platform")
+    found = pod.platform_volumes(bool(origin.data.get("stateProxy")))
     for index, volume in enumerate(origin.data.get("volumes") or []):
         loc: Loc = ("volumes", index, "name")
         name = volume.get("name") if isinstance(volume, Mapping) else None

@@ -50,8 +50,9 @@ RULES: parts.Rules = {
     "Lifecycle": (
         {"properties": {"stopSignal": {"type": "null"}}},
         {
-            "stopSignal": "unset: Kubernetes takes a stop signal only in a pod that names its OS "
-            "(spec.os), which an actor's pod does not"
+            "stopSignal": "unset: Kubernetes drops a stop signal unless its ContainerStopSignals "
+            "feature is on, and then takes one only in a pod that names its OS (spec.os), which "
+            "an actor's pod does not"
         },
     ),
     "LifecycleHandler": (

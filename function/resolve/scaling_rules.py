@@ -85,10 +85,12 @@ def check(spec: Spec, origin: Provenance) -> None:
 
 
 # A formula's tokens, as expr (the language KEDA compiles formulas in) reads them:
-# strings, numbers, names, and any other one character.
+# comments, strings (bytes too), numbers, names, and any other one character.
 _TOKEN = re.compile(
-    r"""(?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`)"""
-    r"|(?P<number>0[xX][0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]+)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+)"
+    r"(?P<comment>//[^\n]*|/\*[\s\S]*?\*/)"
+    r"""|(?P<string>b?"(?:[^"\\]|\\.)*"|b?'(?:[^'\\]|\\.)*'|`[^`]*`)"""
+    r"|(?P<number>0[xXoObB][0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]+)?(?:[eE][+-]?[0-9]+)?"
+    r"|\.[0-9]+)"
     r"|(?P<name>[A-Za-z_$][A-Za-z0-9_$]*)"
     r"|(?P<other>\S)"
 )
@@ -98,6 +100,8 @@ _EXPR_WORDS = frozenset(
     | {"endsWith", "let", "if", "else", "$env"}
 )
 _PAIRS = {")": "(", "]": "[", "}": "{"}
+# KEDA wraps a formula in this unless it starts so (castToFloatIfNecessary).
+_KEDA_CAST = "float("
 
 
 def formula_problem(formula: str, readable: set[str]) -> str:
@@ -109,10 +113,23 @@ def formula_problem(formula: str, readable: set[str]) -> str:
     checked, and neither is the rest of expr's grammar: KEDA's compile judges that.
     """
     known = set(readable) | _EXPR_WORDS
-    tokens = [(match.lastgroup, match.group()) for match in _TOKEN.finditer(formula)]
+    matches = list(_TOKEN.finditer(formula))
+    tokens = [(match.lastgroup, match.group()) for match in matches if match.lastgroup != "comment"]
+    # A // comment runs to the end of its line: on the last, past the ")" KEDA appends.
+    if (
+        matches
+        and matches[-1].group().startswith("//")
+        and matches[-1].lastgroup == "comment"
+        and matches[-1].end() == len(formula)
+        and not formula.startswith(_KEDA_CAST)
+    ):
+        return (
+            f"a // comment on its last line hides the ')' of the {_KEDA_CAST}...) KEDA wraps a "
+            "formula in: end it with a line break, or write /* */"
+        )
     opened: list[str] = []
     for at, (kind, text) in enumerate(tokens):
-        following = next((t for k, t in tokens[at + 1 :]), "")
+        following = tokens[at + 1][1] if at + 1 < len(tokens) else ""
         before = tokens[at - 1][1] if at else ""
         if kind == "other" and text in "([{":
             opened.append(text)

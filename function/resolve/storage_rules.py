@@ -42,8 +42,8 @@ _MUST_NAME: dict[str, tuple[str, ...]] = {
 # A disk's partition, a target's LUN: 0 to 255.
 _BYTE = {"minimum": 0, "maximum": 255}
 _BYTE_SAID = "from 0 to 255"
-# A secret named by a source that names one: by an object name.
-_NAMED_REF = {"required": ["name"], "properties": {"name": parts.OBJECT_NAME}}
+# A secret named by a source that names one (its name is not checked further).
+_NAMED_REF = {"required": ["name"], "properties": {"name": parts.SET}}
 _NAMED_REF_SAID = "given the Secret's name"
 # An option of a flex driver in Kubernetes' own namespaces (kubernetes.io, k8s.io).
 _RESERVED_OPTION = r"^([^/]*\.)?([kK][uU][bB][eE][rR][nN][eE][tT][eE][sS]|[kK]8[sS])\.[iI][oO](/|$)"
@@ -56,15 +56,12 @@ def _must_name(fields: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _only_one_of(first: str, second: str) -> dict[str, Any]:
-    """Exactly one of two fields set, neither null nor empty."""
-    present = {"required": [first]}, {"required": [second]}
-    filled = {"properties": {first: _FILLED, second: _FILLED}}
-    return {
-        "if": {"type": "object"},
-        "then": {
-            "oneOf": [{**present[0], **filled}, {**present[1], **filled}],
-        },
-    }
+    """Exactly one of two fields set: null, empty or absent is unset, as Go's len() reads it."""
+
+    def filled(field: str) -> dict[str, Any]:
+        return {"required": [field], "properties": {field: {"not": {"enum": [None, "", []]}}}}
+
+    return {"if": {"type": "object"}, "then": {"oneOf": [filled(first), filled(second)]}}
 
 
 _OLDER: parts.Rules = {
@@ -109,10 +106,8 @@ _OLDER["AzureDiskVolumeSource"] = (
                 "then": {"properties": {"diskURI": {"pattern": "^/subscriptions/"}}},
             },
             {
-                "if": {
-                    "required": ["kind"],
-                    "properties": {"kind": {"enum": ["Shared", "Dedicated"]}},
-                },
+                # No kind is Shared: Kubernetes defaults it so (SetDefaults_AzureDiskVolumeSource).
+                "if": {"not": {"required": ["kind"], "properties": {"kind": {"const": "Managed"}}}},
                 "then": {"properties": {"diskURI": {"pattern": "^https://"}}},
             },
         ],
@@ -136,12 +131,12 @@ _OLDER["StorageOSVolumeSource"] = (
         "volumeName": _DNS_LABEL_SAID,
         "volumeNamespace": _DNS_LABEL_SAID,
         "secretRef": _NAMED_REF_SAID,
-        "name": parts.OBJECT_NAME_SAID,
+        "name": "the Secret's name",
     },
 )
 _OLDER["CinderVolumeSource"] = (
     {"properties": {"volumeID": _FILLED, "secretRef": _NAMED_REF}},
-    {"volumeID": _FILLED_SAID, "secretRef": _NAMED_REF_SAID, "name": parts.OBJECT_NAME_SAID},
+    {"volumeID": _FILLED_SAID, "secretRef": _NAMED_REF_SAID, "name": "the Secret's name"},
 )
 _OLDER["QuobyteVolumeSource"] = (
     {"properties": {"registry": _FILLED, "volume": _FILLED, "tenant": {"maxLength": 64}}},
@@ -152,7 +147,10 @@ _OLDER["FCVolumeSource"] = (
         "allOf": [
             _only_one_of("targetWWNs", "wwids"),
             {
-                "if": {"required": ["targetWWNs"], "properties": {"targetWWNs": {"minItems": 1}}},
+                "if": {
+                    "required": ["targetWWNs"],
+                    "properties": {"targetWWNs": {"type": "array", "minItems": 1}},
+                },
                 "then": {"required": ["lun"], "properties": {"lun": {"type": "integer", **_BYTE}}},
             },
         ]
@@ -181,8 +179,9 @@ _CLAIMS: parts.Rules = {
     "PersistentVolumeClaimTemplate": (
         {
             "properties": {
+                # Other fields only at their zero value (validateFieldAllowList).
                 "metadata": {
-                    "propertyNames": {"enum": ["labels", "annotations"]},
+                    "additionalProperties": {"enum": [None, "", 0]},
                     "properties": {
                         "labels": {
                             "propertyNames": {"pattern": names.LABEL_KEY},
@@ -194,7 +193,8 @@ _CLAIMS: parts.Rules = {
             }
         },
         {
-            "metadata": "labels and annotations only: the claim's name and the rest are the pod's",
+            "metadata": "labels and annotations only (others unset): the claim's name and the "
+            "rest are the pod's",
             "labels": "label keys and values",
             "annotations": "keyed by qualified names",
         },

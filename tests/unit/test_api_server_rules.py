@@ -1006,8 +1006,9 @@ REFUSED = {
     ),
     "a stop signal in a pod that names no OS": (
         {"sidecars": [{"name": "s", "image": "s:1", "lifecycle": {"stopSignal": "SIGUSR1"}}]},
-        "sidecars[s]: lifecycle.stopSignal: must be unset: Kubernetes takes a stop signal only in "
-        "a pod that names its OS (spec.os)",
+        "sidecars[s]: lifecycle.stopSignal: must be unset: Kubernetes drops a stop signal unless "
+        "its ContainerStopSignals feature is on, and then takes one only in a pod that names its "
+        "OS (spec.os)",
     ),
     "tolerationSeconds past int64": (
         {
@@ -1122,7 +1123,7 @@ REFUSED = {
                 }
             ]
         },
-        "volumes[x]: ephemeral.volumeClaimTemplate.metadata: must be labels and annotations only",
+        "volumes[x]: ephemeral.volumeClaimTemplate.metadata.name: must be labels and annotations only",
     ),
     "an ephemeral claim's volume mode Kubernetes does not know": (
         {
@@ -1336,6 +1337,27 @@ REFUSED = {
             ],
         },
         "env[A]: valueFrom.fileKeyRef.key: must be printable ASCII other than '='",
+    ),
+    "a mount of the state sockets in a pod without a state proxy": (
+        {
+            "sidecars": [
+                {
+                    "name": "s",
+                    "image": "s:1",
+                    "volumeMounts": [{"name": "state-sockets", "mountPath": "/x"}],
+                }
+            ]
+        },
+        "sidecars[s].volumeMounts[0].name: no volume named 'state-sockets' in the pod",
+    ),
+    "an Azure disk of no kind (Shared) at a managed disk's address": (
+        {
+            "volumes": [
+                {"name": "x", "azureDisk": {"diskName": "d", "diskURI": "/subscriptions/s/d"}}
+            ]
+        },
+        "volumes[x]: azureDisk.diskURI: must be set: /subscriptions/... for a Managed disk, "
+        "https://... for a blob disk",
     ),
 }
 
@@ -1758,6 +1780,46 @@ ACCEPTED = {
                 "valueFrom": {
                     "fileKeyRef": {"volumeName": "e", "path": "config.env", "key": "DB_HOST"}
                 },
+            }
+        ],
+    },
+    "what the API server reads as unset: an empty or null counterpart, zero metadata": {
+        "volumes": [
+            {"name": "a", "fc": {"targetWWNs": ["500a0982991b8dc5"], "lun": 0, "wwids": []}},
+            {"name": "b", "fc": {"targetWWNs": None, "wwids": ["3600508b400105e21"]}},
+            {"name": "c", "flocker": {"datasetName": "d", "datasetUUID": ""}},
+            {"name": "d", "flocker": {"datasetName": None, "datasetUUID": "abc"}},
+            {
+                "name": "e",
+                "ephemeral": {
+                    "volumeClaimTemplate": {
+                        "metadata": {"creationTimestamp": None, "name": "", "generation": 0},
+                        "spec": {
+                            "accessModes": ["ReadWriteOnce"],
+                            "resources": {"requests": {"storage": "1Gi"}},
+                        },
+                    }
+                },
+            },
+            {"name": "f", "cinder": {"volumeID": "v", "secretRef": {"name": "My_Secret"}}},
+            {"name": "g", "storageos": {"volumeName": "v", "secretRef": {"name": "My_Secret"}}},
+        ]
+    },
+    "an env file in the pod's own /tmp, and the state sockets mounted beside a state proxy": {
+        "env": [
+            {
+                "name": "A",
+                "valueFrom": {"fileKeyRef": {"volumeName": "tmp", "path": "a.env", "key": "A"}},
+            }
+        ],
+        "stateProxy": [
+            {"name": "cache", "mount": {"path": "/cache"}, "connector": {"image": "c:1"}}
+        ],
+        "sidecars": [
+            {
+                "name": "s",
+                "image": "s:1",
+                "volumeMounts": [{"name": "state-sockets", "mountPath": "/x"}],
             }
         ],
     },

@@ -208,6 +208,12 @@ KEDA_REFUSES = [
         "scaling.advanced.formula: its brackets do not pair",
         id="a formula whose brackets do not pair",
     ),
+    pytest.param(
+        {"scaling": {"advanced": {"formula": "queue // per replica", "target": "5"}}},
+        "scaling.advanced.formula: a // comment on its last line hides the ')' of the float(...) "
+        "KEDA wraps a formula in",
+        id="a line comment at the end, which swallows KEDA's closing bracket",
+    ),
 ]
 
 
@@ -252,6 +258,14 @@ def test_a_scaled_object_keda_would_refuse_is_refused_naming_the_field_and_flavo
         },
         {"advanced": {"formula": "queue * 2", "target": "Inf"}},
         {
+            "advanced": {
+                "formula": "/* depth of the queue */ queue /* per replica */ / 2 + 0b101 + 0o17 "
+                '+ len(b"abc") + 0X1F // per replica\n + 1',
+                "target": "5",
+            }
+        },
+        {"advanced": {"formula": "float(queue) // per replica", "target": "5"}},
+        {
             "enabled": False,
             "additionalTriggers": [{"type": "cron", "name": "queue", "metadata": {}}],
         },
@@ -270,6 +284,8 @@ def test_a_scaled_object_keda_would_refuse_is_refused_naming_the_field_and_flavo
         "a hexadecimal target, as Go reads it",
         "a formula of named triggers, a binding, builtins, numbers, strings and members",
         "an infinite target, which KEDA takes",
+        "a formula with comments, binary, octal and bytes literals",
+        "a formula KEDA does not wrap, ending in a line comment",
         "a trigger no ScaledObject carries (scaling off)",
         "a formula with its target",
     ],

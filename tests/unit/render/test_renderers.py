@@ -11,6 +11,7 @@ from function.compose import render
 from function.compose.render import containers, meta
 from function.errors import InputError
 from function.models import input as fn_input
+from function.models import pod as pod_model
 from tests.unit.render.plans import env, manifest, plan, stage
 
 
@@ -498,3 +499,13 @@ def test_a_long_actor_names_its_hpa_within_what_keda_accepts() -> None:
         assert re.fullmatch(r"keda-hpa-[a-z0-9]([-a-z0-9]*[a-z0-9])?", names[actor])
         assert len(names[actor]) <= 63
     assert len(set(names.values())) == len(names)
+
+
+@pytest.mark.parametrize("state_proxy", [False, True])
+def test_the_platforms_volumes_are_those_the_rules_know(state_proxy: bool) -> None:
+    # The validation stage checks mounts, devices and env files against pod.platform_volumes.
+    proxies = [{"name": "cache", "mount": {"path": "/cache"}, "connector": {"image": "c:1"}}]
+    rendered = render.render_all(plan({"stateProxy": proxies} if state_proxy else {}))
+    volumes = manifest(rendered["deployment"])["spec"]["template"]["spec"]["volumes"]
+    sources = {v["name"]: next(k for k in v if k != "name") for v in volumes}
+    assert sources == pod_model.platform_volumes(state_proxy)
