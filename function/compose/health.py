@@ -143,9 +143,9 @@ def _failing(plan: Plan, status: Mapping[str, Any]) -> str:
         name = str(container.get("name", ""))
         state = container.get("state")
         state = state if isinstance(state, Mapping) else {}
-        waiting = observed.dig(state, "waiting", "reason")
-        terminated = observed.dig(state, "terminated", "reason")
-        last = observed.dig(container, "lastState", "terminated", "reason")
+        waiting = observed.text(state, "waiting", "reason")
+        terminated = observed.text(state, "terminated", "reason")
+        last = observed.text(container, "lastState", "terminated", "reason")
         if terminated == OOM_KILLED or (last == OOM_KILLED and not container.get("ready")):
             return _oom(plan, name)
         if waiting in IMAGE_REASONS:

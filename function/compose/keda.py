@@ -17,6 +17,7 @@ KEDA's reason, and the actor keeps its phase's meaning.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -81,7 +82,7 @@ def read(status: Mapping[str, Any]) -> Autoscaler:
 
 def _not_ready(ready: Mapping[str, Any] | None, active: bool | None) -> Autoscaler:
     """Ready is absent, Unknown or False: not read yet, refused, or valid and degraded."""
-    if ready is not None and ready.get("reason") in VALID_BUT_DEGRADED:
+    if ready is not None and observed.text(ready, "reason") in VALID_BUT_DEGRADED:
         return _degraded(f"KEDA's autoscaler is degraded: {_said(ready, 'Ready')}", active)
     message = f"ScaledObject is not ready: {observed.describe(ready, 'Ready')}"
     if ready is not None and str(ready.get("status")) == "False":
@@ -145,4 +146,8 @@ def _quantity(text: Any) -> float | None:
     if not isinstance(text, str):
         return None
     amount = quantity.parse(text)
-    return float(amount) if amount is not None and amount.is_finite() else None
+    if amount is None or not amount.is_finite():
+        return None
+    # A quantity past what a float holds (1e400) is no length KEDA read.
+    number = float(amount)
+    return number if math.isfinite(number) else None

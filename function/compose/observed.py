@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,6 +16,16 @@ def dig(body: Any, *keys: str) -> Any:
             return None
         body = body.get(key)
     return body
+
+
+def text(body: Any, *keys: str) -> str | None:
+    """The text down a path of map keys (None where it breaks off or holds no text).
+
+    A reason or a phase is compared with known words: a list or a map where text
+    belongs (only hand-written state has them) reads as none, never as an error.
+    """
+    found = dig(body, *keys)
+    return found if isinstance(found, str) else None
 
 
 def as_list(value: Any) -> Sequence[Any]:
@@ -96,7 +107,9 @@ def triggers(body: Mapping[str, Any] | None) -> Sequence[Any]:
 def number(status: Mapping[str, Any], key: str) -> int:
     """Return an integer field of a status block (0 if absent or not a number)."""
     value = status.get(key)
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return 0
+    return int(value)
 
 
 MAX_MESSAGE = 300

@@ -415,3 +415,25 @@ def test_a_rollout_stuck_beside_available_old_pods_is_looked_into() -> None:
     manifest["spec"] = {"replicas": 5}
     manifest["status"] |= {"replicas": 6, "readyReplicas": 5, "updatedReplicas": 1}
     assert health.needs_pods(stuck)
+
+
+@pytest.mark.parametrize("odd", [["CrashLoopBackOff"], {"CrashLoopBackOff": 1}, 7, None])
+def test_a_reason_of_another_type_reads_as_none(odd: Any) -> None:
+    # Only hand-written observed state carries these; they raised an internal error.
+    container = waiting("asya-runtime", "CrashLoopBackOff")
+    container["state"]["waiting"]["reason"] = odd
+    container["lastState"] = {"terminated": {"reason": odd}}
+    report = derive(pods=[pod("echo-a", containers=[container])])
+    assert workload(report)["failing"] == 0
+
+
+def test_a_keda_ready_reason_of_another_type_reads_as_none() -> None:
+    observed = stage("ready")
+    manifest = observed["scaledobject"]["status"]["atProvider"]["manifest"]
+    for condition in manifest["status"]["conditions"]:
+        if condition["type"] == "Ready":
+            condition |= {"status": "False", "reason": ["ScalingDegraded"]}
+    report = derive(observed=observed)
+    [autoscaler] = [a for a in report.aspects if a.type == "AutoscalerReady"]
+    # Not the words of a valid but degraded autoscaler: those it does not say.
+    assert autoscaler.reason == "Refused"

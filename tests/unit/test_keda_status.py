@@ -210,6 +210,14 @@ def test_scaling_status_comes_from_kedas_hpa() -> None:
     }
 
 
+@pytest.mark.parametrize("amount", ["1e400", "9" * 400])
+def test_a_metric_past_a_float_is_no_queue_length(amount: str) -> None:
+    # A finite quantity a float cannot hold raised an internal error (round(inf)).
+    metric = hpa()["status"]["currentMetrics"][0]
+    metric["external"]["current"] = {"averageValue": amount}
+    assert "queueLength" not in scaling_with(hpa(currentMetrics=[metric]))
+
+
 def test_a_value_metric_is_the_queue_length_itself() -> None:
     metric = hpa()["status"]["currentMetrics"][0]
     metric["external"]["current"] = {"value": "42"}
