@@ -21,6 +21,7 @@ from function.models import messages, pod
 from function.models.brokers import PubSub, RabbitMQ
 from function.models.settings import (
     AbsolutePath,
+    Image,
     KeyName,
     ObjectName,
     OptionalObjectName,
@@ -155,7 +156,7 @@ class Tracing(Settings):
 class Sidecar(Settings):
     """The Asya sidecar and how the runtime is wired to it."""
 
-    image: str = Field("ghcr.io/deliveryhero/asya-sidecar:latest", min_length=1)
+    image: Image = "ghcr.io/deliveryhero/asya-sidecar:latest"
     image_pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
     socket_dir: AbsolutePath = "/var/run/asya"
     runtime_config_map: ObjectName = "asya-runtime"

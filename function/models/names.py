@@ -25,6 +25,10 @@ TOLERATION_KEY = f"^(({_SUBDOMAIN}/)?{_NAME_PART})?$"
 # A key of a Secret or ConfigMap.
 CONFIG_KEY = r"^(?!\.\.)(?!\.$)[-._a-zA-Z0-9]+$"
 CONFIG_KEY_WORDS = "a key: letters, digits, '-', '_' and '.', not starting with '..'"
+# An image reference as the API server takes it in a pod (validateContainerOnlyForPod):
+# not empty, without leading or trailing whitespace. A Deployment takes any; its pods not.
+IMAGE = r"^\S([\s\S]*\S)?$"
+IMAGE_WORDS = "an image reference without leading or trailing whitespace"
 OBJECT_NAME_WORDS = (
     f"an object name: lowercase letters, digits, '-' and '.', at most {MAX_OBJECT_NAME} characters"
 )
@@ -47,6 +51,11 @@ _OBJECT_NAME = re.compile(OBJECT_NAME)
 _LABEL_KEY = re.compile(LABEL_KEY)
 _LABEL_VALUE = re.compile(LABEL_VALUE)
 _CONFIG_KEY = re.compile(CONFIG_KEY)
+
+
+def is_image(image: str) -> bool:
+    """Whether a string is an image reference the API server takes in a pod."""
+    return bool(image) and image == image.strip()
 
 
 def label_value_problem(value: str) -> str:

@@ -24,6 +24,12 @@ def _key(value: Any) -> Any:
     return value
 
 
+def _image(value: Any) -> Any:
+    if isinstance(value, str) and not names.is_image(value):
+        raise ValueError(f"not {names.IMAGE_WORDS}")
+    return value
+
+
 def _absolute_path(value: Any) -> Any:
     if isinstance(value, str) and not (value.startswith("/") and posixpath.normpath(value) != "/"):
         raise ValueError(f"{value!r} is not an absolute path below /")
@@ -44,6 +50,7 @@ OptionalObjectName = Annotated[
     BeforeValidator(lambda value: value if value == "" else object_name(value)),
 ]
 KeyName = Annotated[str, Field(pattern=r"^[-._a-zA-Z0-9]+$"), BeforeValidator(_key)]
+Image = Annotated[str, Field(pattern=names.IMAGE), BeforeValidator(_image)]
 AbsolutePath = Annotated[str, Field(pattern=r"^/."), BeforeValidator(_absolute_path)]
 
 

@@ -46,6 +46,9 @@ class EnvVar(SpecSection):
     value_from: dict[str, Any] | None = None
 
 
+# An image as the API server takes it in a pod.
+Image = Annotated[str, _held_to(names.is_image, names.IMAGE_WORDS)]
+
 # Checked by pydantic's own patterns; provenance says what a mismatch means.
 LabelKey = Annotated[str, StringConstraints(pattern=names.LABEL_KEY)]
 LabelValue = Annotated[str, StringConstraints(pattern=names.LABEL_VALUE)]
@@ -143,8 +146,8 @@ class Resiliency(SpecSection):
 class SidecarImage(SpecSection):
     """The sidecar image, as repository, tag and pull policy."""
 
-    repository: str | None = None
-    tag: str | None = None
+    repository: Image | None = None
+    tag: Image | None = None
     pull_policy: PullPolicy | None = None
 
 
@@ -172,7 +175,7 @@ class Mount(SpecSection):
 class Connector(SpecSection):
     """The container that backs a state proxy."""
 
-    image: str = Field(min_length=1)
+    image: Image
     image_pull_policy: PullPolicy = "IfNotPresent"
     env: list[NameValue] = Field(default_factory=list)
     resources: dict[str, Any] | None = None
@@ -211,7 +214,7 @@ class Spec(SpecSection):
 
     actor: str = Field(min_length=1, max_length=names.MAX_LABEL, pattern=names.DNS_LABEL)
     flavors: list[str] = Field(default_factory=list, max_length=MAX_FLAVORS)
-    image: str = Field(min_length=1)
+    image: Image
     image_pull_policy: PullPolicy = "IfNotPresent"
     handler: str = Field(min_length=1)
     python_executable: str = Field("python3", min_length=1)

@@ -152,6 +152,8 @@ def _user_container(
     image = container.get("image")
     if not isinstance(image, str) or not image.strip():
         raise origin.refuse((*loc, "image"), "a container needs an image", missing=True)
+    if not names.is_image(image):
+        raise origin.refuse((*loc, "image"), f"must be {names.IMAGE_WORDS}")
     env = container.get("env")
     if env is not None and not isinstance(env, list):
         raise origin.refuse((*loc, "env"), "env must be a list")

@@ -6,6 +6,7 @@ label values, one of value/valueFrom); the last test holds them to KEDA's real C
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import json
 from pathlib import Path
@@ -404,11 +405,40 @@ def test_a_refusal_never_repeats_the_value_it_refuses() -> None:
     assert message.startswith("invalid flavor data: volumes[v]: hostPath.path: the value is not")
 
 
-def test_an_empty_sidecar_image_in_the_input_is_refused() -> None:
-    req = support.flavored_request({}, input=support.struct({"sidecar": {"image": ""}}))
+@pytest.mark.parametrize("image", ["", " sidecar:1", "sidecar:1\n"])
+def test_an_empty_or_padded_sidecar_image_in_the_input_is_refused(image: str) -> None:
+    # The API server takes a padded image in a Deployment and refuses every pod of it.
+    req = support.flavored_request({}, input=support.struct({"sidecar": {"image": image}}))
     rsp = fn.FunctionRunner().answer(req).message()
     [message] = support.fatal_messages(rsp)
     assert message.startswith("invalid function input: sidecar.image: ")
+
+
+@pytest.mark.parametrize(
+    ("spec", "where"),
+    [
+        ({"image": " echo:1"}, "image"),
+        ({"image": "echo:1 "}, "image"),
+        ({"sidecar": {"image": {"repository": "r ", "tag": "1"}}}, "sidecar.image.repository"),
+        ({"sidecar": {"image": {"tag": "1 "}}}, "sidecar.image.tag"),
+        (
+            {
+                "stateProxy": [
+                    {"name": "c", "mount": {"path": "/c"}, "connector": {"image": "c:1\t"}}
+                ]
+            },
+            "stateProxy[c].connector.image",
+        ),
+        ({"sidecars": [{"name": "s", "image": " s:1"}]}, "sidecars[s].image"),
+    ],
+)
+def test_a_padded_image_is_refused(spec: dict[str, Any], where: str) -> None:
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    xr["spec"] |= spec
+    rsp = fn.FunctionRunner().answer(support.request(xr, input=support.struct({}))).message()
+    [message] = support.fatal_messages(rsp)
+    assert f"{where}: " in message
+    assert "leading or trailing whitespace" in message
 
 
 @pytest.mark.skipif(not KEDA_CRD.exists(), reason="KEDA's CRD lives in ../shared/schemas")
