@@ -35,6 +35,8 @@ KIND: Final = "Input"
 # One pattern each, for the validator's message and the Input CRD's schema alike.
 REGION = r"^[a-z]{2}(-[a-z]+)+-\d+$"
 ACCOUNT_ID = r"^(\d{12})?$"
+# An IAM role's ARN, in any AWS partition (or empty: none).
+IAM_ROLE_ARN = r"^(arn:aws[a-z-]*:iam::\d{12}:role/.+)?$"
 _AWS_PATTERNS = {
     "region": (re.compile(REGION), "an AWS region (such as us-east-1)"),
     "account_id": (re.compile(ACCOUNT_ID), "an AWS account id (12 digits)"),
@@ -88,8 +90,15 @@ class IRSA(Settings):
 
     enabled: bool = False
     service_account_name: str = "asya-actors"
-    role_arn: str = Field("", description="Used as is when set.")
+    role_arn: str = Field("", pattern=IAM_ROLE_ARN, description="Used as is when set.")
     role_arn_pattern: str = "arn:aws:iam::ACCOUNT_ID:role/asya-actors-{namespace}"
+
+    @field_validator("role_arn_pattern")
+    @classmethod
+    def _only_known_placeholders(cls, pattern: str) -> str:
+        if "{" in pattern.replace("{namespace}", ""):
+            raise ValueError("fills in only {namespace} and ACCOUNT_ID")
+        return pattern
 
     @field_validator("service_account_name")
     @classmethod
@@ -121,7 +130,7 @@ class KedaAWS(Settings):
     )
     role_arn: str = Field(
         "",
-        pattern=r"^(arn:aws[a-z-]*:iam::\d{12}:role/.+)?$",
+        pattern=IAM_ROLE_ARN,
         description="An IAM role KEDA's operator assumes; not with identityOwner.",
     )
 
@@ -241,6 +250,17 @@ class Input(Settings):
             raise ValueError(
                 "keda.aws.identityOwner: workload needs irsa.enabled: KEDA then reads the "
                 "queue with the role of the actor's ServiceAccount, which only IRSA gives it"
+            )
+        if (
+            self.transport == "sqs"
+            and self.irsa.enabled
+            and not self.irsa.role_arn
+            and "ACCOUNT_ID" in self.irsa.role_arn_pattern
+            and not self.aws.account_id
+        ):
+            raise ValueError(
+                "irsa.enabled needs aws.accountId (the role ARN pattern's ACCOUNT_ID) or "
+                "irsa.roleArn: the ServiceAccount would name no role"
             )
         if self.transport == "pubsub" and not self.pubsub.project:
             raise ValueError("pubsub.project is required with transport: pubsub")

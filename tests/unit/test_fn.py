@@ -62,6 +62,24 @@ def test_the_ttl_is_read_as_go_reads_a_duration(ttl: str, seconds: int, nanos: i
         pytest.param({"ttl": "forever"}, "ttl", id="bad-ttl"),
         pytest.param({"ttl": "-5s"}, "ttl: must not be negative", id="negative ttl"),
         pytest.param(
+            {"irsa": {"enabled": True}},
+            "irsa.enabled needs aws.accountId (the role ARN pattern's ACCOUNT_ID) or irsa.roleArn",
+            id="IRSA without an account (rendered arn:aws:iam::ACCOUNT_ID:... before)",
+        ),
+        pytest.param(
+            {
+                "irsa": {"enabled": True, "roleArnPattern": "arn:aws:iam::ACCOUNT_ID:role/{team}"},
+                "aws": {"accountId": "123456789012"},
+            },
+            "irsa.roleArnPattern: fills in only {namespace} and ACCOUNT_ID",
+            id="a role pattern with a placeholder nothing fills in",
+        ),
+        pytest.param(
+            {"irsa": {"enabled": True, "roleArn": "asya-actors"}},
+            "irsa.roleArn",
+            id="a role that is no IAM role ARN",
+        ),
+        pytest.param(
             {"ttl": "9999999999h"},
             "ttl: must be within 2562047h47m16.854775807s",
             id="ttl past Go's durations (rendered past protobuf's before)",

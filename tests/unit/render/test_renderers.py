@@ -14,6 +14,9 @@ from function.models import input as fn_input
 from function.models import pod as pod_model
 from tests.unit.render.plans import env, manifest, plan, stage
 
+# IRSA as a cluster turns it on: with the account its role ARN pattern names.
+IRSA = {"irsa": {"enabled": True}, "aws": {"accountId": "111122223333"}}
+
 
 def deployment(**kwargs: object) -> dict:
     return manifest(render.render_all(plan(**kwargs))["deployment"])  # type: ignore[arg-type]
@@ -109,11 +112,11 @@ def test_irsa_on_renders_the_role_with_namespace_and_account_substituted() -> No
 
 
 def test_an_explicit_role_arn_is_used_as_is() -> None:
-    settings = {"irsa": {"enabled": True, "roleArn": "arn:aws:iam::1:role/fixed"}}
+    settings = {"irsa": {"enabled": True, "roleArn": "arn:aws:iam::210987654321:role/fixed"}}
     account = manifest(render.render_all(plan(settings=settings))["serviceaccount"])
     assert (
         account["metadata"]["annotations"]["eks.amazonaws.com/role-arn"]
-        == "arn:aws:iam::1:role/fixed"
+        == "arn:aws:iam::210987654321:role/fixed"
     )
 
 
@@ -341,9 +344,7 @@ def test_user_labels_go_on_every_object_but_crossplane_labels_do_not() -> None:
         "crossplane.io/claim-name": "echo",
         "app.kubernetes.io/version": "1",
     }
-    rendered = render.render_all(
-        plan(labels=labels, settings={"irsa": {"enabled": True}}, observed=stage("queue-url"))
-    )
+    rendered = render.render_all(plan(labels=labels, settings=IRSA, observed=stage("queue-url")))
     for name in ("triggerauthentication", "scaledobject", "deployment"):
         got = manifest(rendered[name])["metadata"]["labels"]
         assert (got["team"], got["asya.sh/flow"]) == ("ml", "images"), name
@@ -364,7 +365,7 @@ def test_every_composed_object_carries_user_labels_and_the_platform_wins(
         plan(
             labels=labels,
             namespaced=namespaced,
-            settings={"irsa": {"enabled": True}},
+            settings=IRSA,
             observed=stage("queue-url"),
         )
     )
@@ -405,7 +406,7 @@ def test_go_json_escapes_like_go() -> None:
 
 
 def test_the_shared_service_account_of_the_v1_form_is_never_deleted_by_one_actor() -> None:
-    rendered = render.render_all(plan(settings={"irsa": {"enabled": True}}, labels={"team": "a"}))
+    rendered = render.render_all(plan(settings=IRSA, labels={"team": "a"}))
     wrapper = rendered["serviceaccount"]
     assert wrapper["kind"] == "Object"
     assert "Delete" not in wrapper["spec"]["managementPolicies"]
@@ -419,9 +420,9 @@ def test_the_shared_service_account_of_the_v1_form_is_never_deleted_by_one_actor
     assert account["metadata"]["name"] == "asya-actors"
     # The same manifest from every actor of the namespace: nothing actor-specific.
     other = manifest(
-        render.render_all(
-            plan({"actor": "other"}, settings={"irsa": {"enabled": True}}, labels={"team": "b"})
-        )["serviceaccount"]
+        render.render_all(plan({"actor": "other"}, settings=IRSA, labels={"team": "b"}))[
+            "serviceaccount"
+        ]
     )
     assert account == other
     pod_spec = manifest(rendered["deployment"])["spec"]["template"]["spec"]
@@ -429,7 +430,7 @@ def test_the_shared_service_account_of_the_v1_form_is_never_deleted_by_one_actor
 
 
 def test_each_v2_actor_composes_its_own_service_account() -> None:
-    rendered = render.render_all(plan(namespaced=True, settings={"irsa": {"enabled": True}}))
+    rendered = render.render_all(plan(namespaced=True, settings=IRSA))
     account = rendered["serviceaccount"]
     assert account["kind"] == "ServiceAccount"
     assert account["metadata"]["name"] == "asya-echo"
@@ -452,7 +453,7 @@ def test_each_v2_actor_composes_its_own_service_account() -> None:
 def test_kedas_aws_identity_is_rendered_as_the_input_says(
     keda_aws: dict[str, str], irsa: bool, pod_identity: dict[str, str]
 ) -> None:
-    settings = {"keda": {"aws": keda_aws}, "irsa": {"enabled": irsa}}
+    settings = {"keda": {"aws": keda_aws}, "irsa": {"enabled": irsa}, "aws": IRSA["aws"]}
     identity = manifest(render.render_all(plan(settings=settings))["triggerauthentication"])
     assert identity["spec"] == {"podIdentity": pod_identity}
 

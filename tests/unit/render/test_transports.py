@@ -66,6 +66,7 @@ def test_rabbitmq_hands_the_sidecar_its_url_and_credentials_when_set() -> None:
 # ServiceAccount (AWS's alone), or neither; the Input sets both kinds everywhere.
 CREDENTIALS = {
     "irsa": {"enabled": True},
+    "aws": {"accountId": "111122223333"},
     "sidecar": {"awsCredsSecret": "aws-keys"},
     "rabbitmq": {"credsSecret": "broker-creds"},
 }
