@@ -15,6 +15,8 @@ from function.models.settings import KeyName, ObjectName, OptionalObjectName, Se
 GCP_PROJECT = r"^([a-z][a-z0-9-]{4,28}[a-z0-9])?$"
 # Pub/Sub's longest ack deadline.
 MAX_ACK_DEADLINE = 600
+# How long a Subscription keeps messages, in seconds (the provider's CRD).
+MIN_RETENTION, MAX_RETENTION = 600, 2678400
 
 
 class RabbitMQSecretRef(Settings):
@@ -68,7 +70,7 @@ class PubSub(Settings):
         pattern=GCP_PROJECT,
         description="The GCP project id; required with transport: pubsub.",
     )
-    provider_config_name: str = Field("default", description="provider-gcp ProviderConfig.")
+    provider_config_name: ObjectName = Field("default", description="provider-gcp ProviderConfig.")
     endpoint: str = Field("", description="An emulator endpoint for the sidecar.")
     ack_deadline_seconds: int = Field(
         300,
@@ -76,8 +78,18 @@ class PubSub(Settings):
         le=MAX_ACK_DEADLINE,
         description="Unset: 300, or the actor's timeout up to Pub/Sub's 600 when longer.",
     )
-    message_retention_duration: str = Field("604800s", pattern=r"^\d+s$")
+    # The Subscription CRD's words: from ten minutes to 31 days, in seconds (fractions too).
+    message_retention_duration: str = Field("604800s", pattern=r"^\d+(\.\d{1,9})?s$")
     keda: PubSubKeda = Field(default_factory=PubSubKeda)
+
+    @field_validator("message_retention_duration")
+    @classmethod
+    def _within_what_pubsub_keeps(cls, value: str) -> str:
+        if not MIN_RETENTION <= float(value.removesuffix("s")) <= MAX_RETENTION:
+            raise ValueError(
+                f"must be from {MIN_RETENTION}s (ten minutes) to {MAX_RETENTION}s (31 days)"
+            )
+        return value
 
     @field_validator("project", mode="before")
     @classmethod

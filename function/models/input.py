@@ -35,6 +35,10 @@ KIND: Final = "Input"
 # One pattern each, for the validator's message and the Input CRD's schema alike.
 REGION = r"^[a-z]{2}(-[a-z]+)+-\d+$"
 ACCOUNT_ID = r"^(\d{12})?$"
+# SQS's tags: at most 50 a queue, of these characters (Unicode letters and digits).
+MAX_QUEUE_TAGS = 50
+_TAG_TEXT = re.compile(r"[\w\s.:/=+\-@]*")
+_TAG_CHARACTERS = "letters, digits, spaces and _.:/=+-@"
 # An IAM role's ARN, in any AWS partition (or empty: none).
 IAM_ROLE_ARN = r"^(arn:aws[a-z-]*:iam::\d{12}:role/.+)?$"
 _AWS_PATTERNS = {
@@ -65,8 +69,23 @@ class AWS(Settings):
             raise ValueError(f"{value!r} is not {what}")
         return value
 
-    provider_config_name: str = Field("default", description="provider-aws ProviderConfig.")
+    provider_config_name: ObjectName = Field("default", description="provider-aws ProviderConfig.")
     tags: dict[str, str] = Field(default_factory=dict, description="Extra tags on every queue.")
+
+    @field_validator("tags")
+    @classmethod
+    def _tags_sqs_takes(cls, tags: dict[str, str]) -> dict[str, str]:
+        # SQS's tag rules; the platform's own two tags count towards its 50.
+        if len(tags) > MAX_QUEUE_TAGS - 2:
+            raise ValueError(f"at most {MAX_QUEUE_TAGS - 2} tags: the platform adds 2 of SQS's 50")
+        for key, value in tags.items():
+            if not _TAG_TEXT.fullmatch(key) or not 1 <= len(key) <= 128:
+                raise ValueError(f"{key!r} is no tag key: 1 to 128 of {_TAG_CHARACTERS}")
+            if key.lower().startswith("aws:"):
+                raise ValueError(f"{key!r} is in AWS's own prefix aws:")
+            if not _TAG_TEXT.fullmatch(value) or len(value) > 256:
+                raise ValueError(f"the value of {key!r} is not at most 256 of {_TAG_CHARACTERS}")
+        return tags
 
 
 class DLQ(Settings):
@@ -195,7 +214,7 @@ class Sidecar(Settings):
 class Kubernetes(Settings):
     """provider-kubernetes settings for wrapped objects."""
 
-    provider_config_name: str = "in-cluster"
+    provider_config_name: ObjectName = "in-cluster"
 
 
 class Input(Settings):

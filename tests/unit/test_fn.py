@@ -62,6 +62,30 @@ def test_the_ttl_is_read_as_go_reads_a_duration(ttl: str, seconds: int, nanos: i
         pytest.param({"ttl": "forever"}, "ttl", id="bad-ttl"),
         pytest.param({"ttl": "-5s"}, "ttl: must not be negative", id="negative ttl"),
         pytest.param(
+            {
+                "transport": "pubsub",
+                "pubsub": {"project": "my-proj1", "messageRetentionDuration": "0s"},
+            },
+            "pubsub.messageRetentionDuration: must be from 600s (ten minutes) to 2678400s",
+            id="a Pub/Sub retention shorter than the provider's CRD allows",
+        ),
+        pytest.param(
+            {"aws": {"tags": {"aws:cloudformation": "x"}}},
+            "aws.tags: ",
+            id="a tag key in AWS's own aws: prefix",
+        ),
+        pytest.param({"aws": {"tags": {"": "x"}}}, "aws.tags: ", id="an empty tag key"),
+        pytest.param(
+            {"aws": {"providerConfigName": "Bad Name"}},
+            "aws.providerConfigName: 'Bad Name' is not an object name",
+            id="a provider config that is no object name",
+        ),
+        pytest.param(
+            {"kubernetes": {"providerConfigName": ""}},
+            "kubernetes.providerConfigName: '' is not an object name",
+            id="an empty provider-kubernetes config",
+        ),
+        pytest.param(
             {"irsa": {"enabled": True}},
             "irsa.enabled needs aws.accountId (the role ARN pattern's ACCOUNT_ID) or irsa.roleArn",
             id="IRSA without an account (rendered arn:aws:iam::ACCOUNT_ID:... before)",
@@ -414,3 +438,18 @@ def test_an_input_value_the_function_never_reads_is_not_held_to_its_rule() -> No
     # The shared ServiceAccount's name is read only with IRSA on.
     rsp = run(with_input({"irsa": {"enabled": False, "serviceAccountName": ""}}))
     assert support.fatal_messages(rsp) == []
+
+
+def test_the_platforms_own_tags_win_over_the_inputs() -> None:
+    tags = {"asya.sh/actor": "someone-else", "team": "ml"}
+    rsp = run(with_input({"aws": {"tags": tags}}))
+    queue = structs.value_of(rsp.desired.resources["sqs-queue"].resource.fields["spec"])
+    written = queue["forProvider"]["tags"]
+    assert written["team"] == "ml"
+    assert written["asya.sh/actor"] != "someone-else"
+
+
+def test_a_pubsub_retention_in_fractions_of_a_second_is_taken() -> None:
+    settings = {"transport": "pubsub", "pubsub": {"project": "my-proj1"}}
+    settings["pubsub"]["messageRetentionDuration"] = "600.5s"
+    assert support.fatal_messages(run(with_input(settings))) == []

@@ -126,8 +126,9 @@ class SQS:
             "visibilityTimeoutSeconds": sqs.visibility_timeout_seconds,
             "messageRetentionSeconds": sqs.message_retention_seconds,
             "receiveWaitTimeSeconds": sqs.receive_wait_time_seconds,
-            "tags": {"asya.sh/namespace": plan.namespace, "asya.sh/actor": plan.actor}
-            | dict(aws.tags),
+            # The platform's own tags win, as its labels do.
+            "tags": dict(aws.tags)
+            | {"asya.sh/namespace": plan.namespace, "asya.sh/actor": plan.actor},
         }
         if dlq := dead_letter_arn(plan):
             for_provider["redrivePolicy"] = json.dumps(
