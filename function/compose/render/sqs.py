@@ -27,9 +27,14 @@ def queue_name(plan: Plan) -> str:
     """Return `asya-<namespace>-<actor>`.
 
     Raises:
-        InputError: when the name is longer than SQS allows.
+        InputError: when the name is longer than SQS allows, or is the dead-letter queue's.
     """
     name = meta.queue_name(plan)
+    if name == dead_letter_name(plan):
+        raise InputError(
+            f"cannot name the queue: {name!r} is the namespace's dead-letter queue, where "
+            "every actor's failed messages go; name the actor other than 'dlq'"
+        )
     if len(name) > MAX_QUEUE_NAME:
         raise InputError(
             f"cannot name the queue: {name!r} is {len(name)} characters, SQS allows {MAX_QUEUE_NAME}; "

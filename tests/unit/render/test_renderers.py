@@ -184,6 +184,13 @@ def test_a_queue_name_longer_than_sqs_allows_is_a_clear_error() -> None:
         render.render_all(plan({"actor": "a" * 63}, namespace="n" * 20))
 
 
+def test_an_actor_named_dlq_would_take_the_namespaces_dead_letter_queue() -> None:
+    # Its queue would be asya-<ns>-dlq: the one every actor's failed messages go to.
+    with pytest.raises(InputError, match="dead-letter queue"):
+        render.render_all(plan({"actor": "dlq"}))
+    assert render.render_all(plan({"actor": "dlq"}, settings={"transport": "rabbitmq"}))
+
+
 def test_state_proxy_adds_connectors_mounts_and_the_mounts_env() -> None:
     spec = pod(
         spec={
