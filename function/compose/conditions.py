@@ -29,6 +29,7 @@ REASONS: dict[str, tuple[str, ...]] = {
         "Unavailable",
         "PodsFailing",
         "PodsUnschedulable",
+        "PodsRefused",
     ),
 }
 

@@ -86,6 +86,11 @@ def _workload(plan: Plan) -> Workload:
         else health.from_deployment(status)
     )
     if not observed.is_true(status, "Available"):
+        # The ReplicaSet cannot create pods (a quota, PodSecurity): the Deployment says why.
+        if not pods.message and observed.is_true(status, "ReplicaFailure"):
+            refused = observed.describe(observed.condition(status, "ReplicaFailure"), "")
+            message = f"Deployment is not available: its pods cannot be created: {refused}"
+            return Workload(False, replicas, ready, pods, message, "PodsRefused")
         found = observed.condition(status, "Available")
         detail = pods.message or observed.bounded(str((found or {}).get("message") or ""))
         detail = detail or f"{ready}/{replicas} ready replicas"

@@ -437,3 +437,19 @@ def test_a_keda_ready_reason_of_another_type_reads_as_none() -> None:
     [autoscaler] = [a for a in report.aspects if a.type == "AutoscalerReady"]
     # Not the words of a valid but degraded autoscaler: those it does not say.
     assert autoscaler.reason == "Refused"
+
+
+def test_pods_the_cluster_will_not_create_are_said_so() -> None:
+    # A quota, PodSecurity or a pod-only rule: the Deployment says so in ReplicaFailure.
+    observed = unavailable()
+    status_ = observed["deployment"]["status"]["atProvider"]["manifest"]["status"]
+    quota = 'pods "echo-6f7d9" is forbidden: exceeded quota: team-quota, requested: cpu=4'
+    status_["conditions"].append(
+        {"type": "ReplicaFailure", "status": "True", "reason": "FailedCreate", "message": quota}
+    )
+    report = derive(observed=observed)
+    assert workload(report)["message"] == (
+        f"Deployment is not available: its pods cannot be created: {quota}"
+    )
+    [aspect] = [a for a in report.aspects if a.type == "WorkloadAvailable"]
+    assert (aspect.ok, aspect.reason) == (False, "PodsRefused")
