@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
 import re
 from datetime import timedelta
 from typing import Any, Final, Literal
@@ -204,7 +203,7 @@ class Sidecar(Settings):
         }
         seen: dict[str, str] = {}
         for what, path in mounts.items():
-            normal = posixpath.normpath(path)
+            normal = pod.normal_path(path)
             if normal in seen:
                 raise ValueError(f"{what} is {path}, where {seen[normal]} is mounted already")
             seen[normal] = what

@@ -6,6 +6,7 @@ off them, so a name is reserved exactly where it is used.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Mapping
 from typing import Any
 
@@ -75,6 +76,17 @@ OVERRIDABLE_SIDECAR_ENV = frozenset({"ASYA_LOG_LEVEL"})
 CONNECTOR_ENV = frozenset({"CONNECTOR_SOCKET"})
 # Refused in the user's own sidecars and init containers: they share the pod.
 ANY_PLATFORM_ENV = RUNTIME_ENV | SIDECAR_ENV | OVERRIDABLE_SIDECAR_ENV | CONNECTOR_ENV
+
+
+def normal_path(path: str) -> str:
+    """The directory a path names: without `.`, `..` and repeated slashes (`//tmp` is `/tmp`).
+
+    POSIX lets a path keep two leading slashes, and posixpath.normpath does; Linux reads
+    them as one.
+    """
+    if not path:
+        return path
+    return posixpath.normpath("/" + path.lstrip("/") if path.startswith("/") else path)
 
 
 def platform_volumes(state_proxy: bool) -> dict[str, str]:

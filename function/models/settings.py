@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import posixpath
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from function.models import names
+from function.models import names, pod
 
 
 def object_name(value: Any) -> Any:
@@ -31,7 +30,7 @@ def _image(value: Any) -> Any:
 
 
 def _absolute_path(value: Any) -> Any:
-    if isinstance(value, str) and not (value.startswith("/") and posixpath.normpath(value) != "/"):
+    if isinstance(value, str) and not (value.startswith("/") and pod.normal_path(value) != "/"):
         raise ValueError(f"{value!r} is not an absolute path below /")
     return value
 

@@ -8,7 +8,6 @@ the pod's other rules.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -147,11 +146,7 @@ def _platform_paths(spec: Spec, settings: Input) -> dict[str, str]:
         found[pod.STATE_SOCKETS] = "the state-proxy sockets"
     for proxy in spec.state_proxy:
         found[proxy.mount.path] = f"state proxy {proxy.name!r}"
-    return {_normal(path): what for path, what in found.items()}
-
-
-def _normal(path: str) -> str:
-    return posixpath.normpath(path) if path else path
+    return {pod.normal_path(path): what for path, what in found.items()}
 
 
 def _mounts(
@@ -178,7 +173,7 @@ def _mounts(
             )
         if name not in volumes:
             raise origin.refuse((*loc, "name"), f"no volume named {name!r} in the pod")
-        normal = _normal(path)
+        normal = pod.normal_path(path)
         if normal in platform:
             raise origin.refuse(
                 (*loc, "mountPath"), f"{path} is where the platform mounts {platform[normal]}"

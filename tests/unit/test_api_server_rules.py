@@ -1359,6 +1359,13 @@ REFUSED = {
         "volumes[x]: azureDisk.diskURI: must be set: /subscriptions/... for a Managed disk, "
         "https://... for a blob disk",
     ),
+    "a runtime mount over the pod's /tmp by two leading slashes": (
+        {
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "volumeMounts": [{"name": "v", "mountPath": "//tmp"}],
+        },
+        "volumeMounts[//tmp].mountPath: //tmp is where the platform mounts the pod's /tmp",
+    ),
 }
 
 

@@ -76,6 +76,16 @@ def test_the_ttl_is_read_as_go_reads_a_duration(ttl: str, seconds: int, nanos: i
         ),
         pytest.param({"aws": {"tags": {"": "x"}}}, "aws.tags: ", id="an empty tag key"),
         pytest.param(
+            {"sidecar": {"socketDir": "//tmp"}},
+            "sidecar.socketDir is //tmp, where the pod's /tmp is mounted already",
+            id="a socket dir at /tmp by two leading slashes",
+        ),
+        pytest.param(
+            {"sidecar": {"runtimeMountPath": "//"}},
+            "sidecar.runtimeMountPath: '//' is not an absolute path below /",
+            id="the root by two slashes",
+        ),
+        pytest.param(
             {"aws": {"providerConfigName": "Bad Name"}},
             "aws.providerConfigName: 'Bad Name' is not an object name",
             id="a provider config that is no object name",
