@@ -100,10 +100,13 @@ def sidecar_image(plan: Plan) -> tuple[str, str]:
     policy: str = default.image_pull_policy
     override = plan.spec.sidecar.image if plan.spec.sidecar else None
     if override is not None:
-        repository, tag = image, "latest"
-        if ":" in image.rsplit("/", 1)[-1]:
-            repository, tag = image.rsplit(":", 1)
-        image = f"{override.repository or repository}:{override.tag or tag}"
+        if override.repository or override.tag:
+            # The Input's digest pins the Input's image: another repository or tag drops it.
+            named = image.split("@", 1)[0]
+            repository, tag = named, "latest"
+            if ":" in named.rsplit("/", 1)[-1]:
+                repository, tag = named.rsplit(":", 1)
+            image = f"{override.repository or repository}:{override.tag or tag}"
         policy = override.pull_policy or policy
     return image, policy
 

@@ -517,3 +517,23 @@ def test_the_platforms_volumes_are_those_the_rules_know(state_proxy: bool) -> No
     volumes = manifest(rendered["deployment"])["spec"]["template"]["spec"]["volumes"]
     sources = {v["name"]: next(k for k in v if k != "name") for v in volumes}
     assert sources == pod_model.platform_volumes(state_proxy)
+
+
+DIGEST = "sha256:" + "a" * 64
+
+
+@pytest.mark.parametrize(
+    ("default", "override", "image"),
+    [
+        (f"ghcr.io/x/sidecar@{DIGEST}", {"tag": "v2"}, "ghcr.io/x/sidecar:v2"),
+        (f"ghcr.io/x/sidecar:1.2@{DIGEST}", {"repository": "my/sidecar"}, "my/sidecar:1.2"),
+        (f"ghcr.io/x/sidecar@{DIGEST}", {"pullPolicy": "Always"}, f"ghcr.io/x/sidecar@{DIGEST}"),
+        ("registry:5000/sidecar", {"tag": "v3"}, "registry:5000/sidecar:v3"),
+    ],
+)
+def test_an_actors_sidecar_image_overrides_a_pinned_one(
+    default: str, override: dict[str, str], image: str
+) -> None:
+    # A digest pins the Input's image; a tag or repository of the actor's replaces it.
+    actor = plan({"sidecar": {"image": override}}, settings={"sidecar": {"image": default}})
+    assert containers.sidecar_image(actor)[0] == image
