@@ -160,19 +160,7 @@ def _mounts(
     seen: dict[str, Loc] = {}
     for index, mount in enumerate(mounts):
         loc: Loc = (*prefix, index)
-        if not isinstance(mount, Mapping):
-            raise origin.refuse(loc, "a volume mount must be a map")
-        path, name = mount.get("mountPath"), mount.get("name")
-        if not isinstance(path, str) or not path:
-            raise origin.refuse(
-                (*loc, "mountPath"), "a volume mount needs a mountPath", missing=True
-            )
-        if not isinstance(name, str) or not name:
-            raise origin.refuse(
-                (*loc, "name"), "a volume mount needs the name of a volume", missing=True
-            )
-        if name not in volumes:
-            raise origin.refuse((*loc, "name"), f"no volume named {name!r} in the pod")
+        _, path = _of_a_volume(origin, loc, mount, "volume mount", "mountPath", volumes)
         normal = pod.normal_path(path)
         if normal in platform:
             raise origin.refuse(
@@ -182,6 +170,22 @@ def _mounts(
             raise origin.refuse((*loc, "mountPath"), f"{path} is mounted twice in one container")
         seen[normal] = loc
         _mount_fields(origin, loc, mount)
+
+
+def _of_a_volume(
+    origin: Provenance, loc: Loc, item: Any, what: str, path_field: str, volumes: Volumes
+) -> tuple[str, str]:
+    """A mount's or a device's volume and path: a map, both set, of a volume the pod has."""
+    if not isinstance(item, Mapping):
+        raise origin.refuse(loc, f"a {what} must be a map")
+    name, path = item.get("name"), item.get(path_field)
+    if not isinstance(path, str) or not path:
+        raise origin.refuse((*loc, path_field), f"a {what} needs a {path_field}", missing=True)
+    if not isinstance(name, str) or not name:
+        raise origin.refuse((*loc, "name"), f"a {what} needs the name of a volume", missing=True)
+    if name not in volumes:
+        raise origin.refuse((*loc, "name"), f"no volume named {name!r} in the pod")
+    return name, path
 
 
 def _mount_fields(origin: Provenance, loc: Loc, mount: Mapping[str, Any]) -> None:
@@ -215,19 +219,7 @@ def _devices(
     seen_paths: set[str] = set()
     for index, device in enumerate(devices):
         loc: Loc = (*prefix, index)
-        if not isinstance(device, Mapping):
-            raise origin.refuse(loc, "a volume device must be a map")
-        name, path = device.get("name"), device.get("devicePath")
-        if not isinstance(name, str) or not name:
-            raise origin.refuse(
-                (*loc, "name"), "a volume device needs the name of a volume", missing=True
-            )
-        if not isinstance(path, str) or not path:
-            raise origin.refuse(
-                (*loc, "devicePath"), "a volume device needs a devicePath", missing=True
-            )
-        if name not in volumes:
-            raise origin.refuse((*loc, "name"), f"no volume named {name!r} in the pod")
+        name, path = _of_a_volume(origin, loc, device, "volume device", "devicePath", volumes)
         if volumes[name] not in CLAIMS:
             raise origin.refuse(
                 (*loc, "name"),
