@@ -134,8 +134,16 @@ class FunctionRunner:
                 self.memo.put(key, prepared)
             wanted = [*prepared.wanted, *workloads, *_dead_letter(prepared.settings, xr)]
             resolution = actor.resolve_with(xr, prepared.settings, prepared.flavors)
-            ownership.refuse_if_taken(
-                xr, resolution.spec.actor, parse.fetched(req, requirements.WORKLOADS_KEY)
+            own = parse.fetched(req, requirements.WORKLOADS_KEY)
+            ownership.refuse_if_taken(xr, resolution.spec.actor, own)
+            ownership.refuse_if_queue_taken(
+                xr,
+                resolution.spec.actor,
+                own,
+                {
+                    pair: parse.fetched(req, requirements.NAMESAKES_KEY_PREFIX + pair[0])
+                    for pair in requirements.queue_namesakes(resolution.spec.actor, xr.namespace)
+                },
             )
             outcome = compose(req, xr, prepared.settings, wanted, resolution, observed)
             answer = write(req, outcome)
@@ -187,7 +195,7 @@ def memo_key(
 def _actors_own(
     xr: Composite, observed: Mapping[str, Mapping[str, Any]]
 ) -> list[requirements.Requirement]:
-    """The Deployments of the actor's name, KEDA's HPA, and its Pods while it is not healthy.
+    """The Deployments of the actor's name and of its queue's, KEDA's HPA, and its Pods while unhealthy.
 
     The HPA is asked for whether or not the actor scales (its flavors may say either;
     none exists when it does not): the requirements must not change once they resolve.
@@ -196,6 +204,7 @@ def _actors_own(
     actor = xr.spec.get("actor")
     wanted = [
         *requirements.for_workloads(actor, xr.namespace),
+        *requirements.for_queue_namesakes(actor, xr.namespace),
         *requirements.for_autoscaler(actor, xr.namespace),
     ]
     if health.needs_pods(observed.get(meta.DEPLOYMENT)):

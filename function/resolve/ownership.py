@@ -1,4 +1,4 @@
-"""One name, one actor: an actor whose name another XR uses in its namespace is refused.
+"""One name, one actor: an actor whose name or queue another XR has already is refused.
 
 Two AsyncActors of one namespace with the same `spec.actor` would compose the same
 queue (`asya-<namespace>-<actor>`) and the same Deployment (`<actor>`), and deleting
@@ -7,6 +7,12 @@ the Deployments labelled `asya.sh/actor=<actor>` in the namespace; one that carr
 another XR's `crossplane.io/composite` label means the name is taken. A Deployment
 without that label (rendered before the function set it, or not by Crossplane) proves
 nothing either way and is passed over.
+
+A queue's name cannot tell its namespace from its actor either: `team-a`/`echo` and
+`team`/`a-echo` would both be asya-team-a-echo. The function asks for the Deployments of
+every such actor (requirements.queue_namesakes); when one belongs to another XR, the
+actor whose Deployment is older keeps the queue and the other is refused, so that the
+two never both run, nor are both refused.
 """
 
 from __future__ import annotations
@@ -51,3 +57,60 @@ def refuse_if_taken(xr: Composite, actor: str, deployments: Sequence[Any] | None
                 "would delete the other's; choose another spec.actor",
                 path="actor",
             )
+
+
+def refuse_if_queue_taken(
+    xr: Composite,
+    actor: str,
+    own: Sequence[Any] | None,
+    namesakes: Mapping[tuple[str, str], Sequence[Any] | None],
+) -> None:
+    """Refuse the actor when an older actor of another namespace has its queue's name.
+
+    `own` holds what was fetched of the actor's own Deployments; `namesakes`, for each
+    (namespace, actor) whose queue bears the same name, what was fetched of theirs.
+
+    Raises:
+        ActorTakenError: naming the actor, namespace and XR that have the queue.
+    """
+    ours = _age(xr.namespace, actor, xr.name, own)
+    for (namespace, other), deployments in namesakes.items():
+        for body in deployments or ():
+            found_namespace, name, labels = _labels(body)
+            owner = labels.get(COMPOSITE_LABEL)
+            if (
+                found_namespace != namespace
+                or labels.get(ACTOR_LABEL) != other
+                or not isinstance(owner, str)
+                or not owner
+            ):
+                continue
+            if ours is not None and ours < (_created(body), namespace):
+                continue  # ours is the older: the other actor is the one refused
+            raise ActorTakenError(
+                f"invalid actor spec: actor: the queue asya-{xr.namespace}-{actor} is the queue of "
+                f'actor "{other}" in namespace "{namespace}" already (XR "{owner}", its '
+                f"Deployment {namespace}/{name}): a queue's name cannot tell a namespace from an "
+                "actor, and the two would share it; choose another spec.actor",
+                path="actor",
+            )
+
+
+def _age(namespace: str, actor: str, xr: str, own: Sequence[Any] | None) -> tuple[str, str] | None:
+    """When the actor's own Deployment was made, and its namespace (None: there is none yet)."""
+    for body in own or ():
+        found_namespace, _, labels = _labels(body)
+        if (
+            found_namespace == namespace
+            and labels.get(ACTOR_LABEL) == actor
+            and labels.get(COMPOSITE_LABEL) == xr
+        ):
+            return _created(body), namespace
+    return None
+
+
+def _created(body: Any) -> str:
+    """A Deployment's creationTimestamp (RFC 3339, which sorts as text); '' when unknown."""
+    metadata = body.get("metadata") if isinstance(body, Mapping) else None
+    created = metadata.get("creationTimestamp") if isinstance(metadata, Mapping) else None
+    return created if isinstance(created, str) else ""

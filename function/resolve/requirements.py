@@ -108,6 +108,38 @@ def for_workloads(actor: Any, namespace: str) -> list[Requirement]:
     return _labelled(WORKLOADS_KEY, "apps/v1", "Deployment", actor, namespace)
 
 
+# The Deployments of the actors of other namespaces whose queue would bear this actor's
+# queue's name: asya-<namespace>-<actor> splits at any '-', so `team-a`/`echo` and
+# `team`/`a-echo` would share asya-team-a-echo. Keyed by that namespace.
+NAMESAKES_KEY_PREFIX = "queue-namesake-"
+
+
+def queue_namesakes(actor: Any, namespace: str) -> list[tuple[str, str]]:
+    """Every other (namespace, actor) whose queue asya-<namespace>-<actor> is this actor's."""
+    if not isinstance(actor, str) or names.label_problem(actor) or names.label_problem(namespace):
+        return []
+    joined = f"{namespace}-{actor}"
+    return [
+        (joined[:at], joined[at + 1 :])
+        for at, character in enumerate(joined)
+        if character == "-"
+        and at != len(namespace)
+        and not names.label_problem(joined[:at])
+        and not names.label_problem(joined[at + 1 :])
+    ]
+
+
+def for_queue_namesakes(actor: Any, namespace: str) -> list[Requirement]:
+    """Ask for the Deployments of each actor whose queue would bear this one's name."""
+    return [
+        requirement
+        for other_namespace, other in queue_namesakes(actor, namespace)
+        for requirement in _labelled(
+            NAMESAKES_KEY_PREFIX + other_namespace, "apps/v1", "Deployment", other, other_namespace
+        )
+    ]
+
+
 # The actor's Pods, asked for only while its Deployment is not fully available.
 PODS_KEY = "actor-pods"
 

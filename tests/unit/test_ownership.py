@@ -1,4 +1,4 @@
-"""Two actors never share a queue or a workload: the second of one name in a namespace is refused."""
+"""Two actors never share a queue or a workload: the second of one name, or of one queue name, is refused."""
 
 from __future__ import annotations
 
@@ -79,6 +79,87 @@ def test_the_same_name_is_free_where_the_deployment_is_its_own_elsewhere_or_unla
             assert "deployment" in rsp.desired.resources
 
 
+def answer_in(
+    namespace: str, actor: str, fetched: dict[str, list[dict[str, Any]]]
+) -> fnv1.RunFunctionResponse:
+    """The answer for actor `actor` of XR `<actor>-xr` in `namespace`, with these fetched."""
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    xr["metadata"] |= {"name": f"{actor}-xr"}
+    xr["metadata"]["labels"]["crossplane.io/claim-namespace"] = namespace
+    xr["spec"]["actor"] = actor
+    req = support.request(xr, input=support.struct({}))
+    for key, bodies in fetched.items():
+        items = req.required_resources[key]
+        items.SetInParent()
+        for body in bodies:
+            items.items.add().resource.update(body)
+    return fn.FunctionRunner().answer(req).message()
+
+
+def aged(body: dict[str, Any], created: str) -> dict[str, Any]:
+    body["metadata"]["creationTimestamp"] = created
+    return body
+
+
+def test_the_function_asks_for_the_actors_whose_queue_would_bear_the_same_name() -> None:
+    # asya-team-a-echo is team-a/echo's queue, and team/a-echo's, and team-a-echo... none.
+    assert requirements.queue_namesakes("echo", "team-a") == [("team", "a-echo")]
+    assert requirements.queue_namesakes("b-c", "a") == [("a-b", "c")]
+    assert requirements.queue_namesakes("echo", "team") == []
+    rsp = answer_in("team-a", "echo", {})
+    selector = rsp.requirements.resources[requirements.NAMESAKES_KEY_PREFIX + "team"]
+    assert (selector.kind, selector.namespace) == ("Deployment", "team")
+    assert dict(selector.match_labels.labels) == {"asya.sh/actor": "a-echo"}
+
+
+def test_a_new_actor_whose_queue_another_namespaces_actor_has_is_refused() -> None:
+    theirs = aged(deployment("team", "a-echo", "a-echo-xr"), "2026-01-01T00:00:00Z")
+    rsp = answer_in("team-a", "echo", {requirements.NAMESAKES_KEY_PREFIX + "team": [theirs]})
+    [message] = support.fatal_messages(rsp)
+    assert message.startswith(
+        'invalid actor spec: actor: the queue asya-team-a-echo is the queue of actor "a-echo" '
+        'in namespace "team" already (XR "a-echo-xr", its Deployment team/a-echo)'
+    )
+    assert [r.reason for r in rsp.results] == ["ActorNameTaken"]
+    assert dict(rsp.desired.resources) == {}
+
+
+def test_of_two_actors_sharing_a_queue_name_the_older_keeps_it() -> None:
+    ours = aged(deployment("team-a", "echo", "echo-xr"), "2026-01-01T00:00:00Z")
+    theirs = aged(deployment("team", "a-echo", "a-echo-xr"), "2026-02-01T00:00:00Z")
+    rsp = answer_in(
+        "team-a",
+        "echo",
+        {
+            requirements.WORKLOADS_KEY: [ours],
+            requirements.NAMESAKES_KEY_PREFIX + "team": [theirs],
+        },
+    )
+    assert support.fatal_messages(rsp) == []
+    # The other, seeing the older, is refused: never both.
+    rsp = answer_in(
+        "team",
+        "a-echo",
+        {
+            requirements.WORKLOADS_KEY: [theirs],
+            requirements.NAMESAKES_KEY_PREFIX + "team-a": [ours],
+        },
+    )
+    assert [r.reason for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL] == [
+        "ActorNameTaken"
+    ]
+
+
+def test_a_namesake_elsewhere_or_unlabelled_takes_nothing() -> None:
+    key = requirements.NAMESAKES_KEY_PREFIX + "team"
+    for fetched in (
+        deployment("team", "a-echo", None),  # rendered before the label was set
+        deployment("other", "a-echo", "a-echo-xr"),  # Crossplane 1.x answers everywhere
+        deployment("team", "b-echo", "b-echo-xr"),
+    ):
+        assert support.fatal_messages(answer_in("team-a", "echo", {key: [fetched]})) == []
+
+
 def test_the_rendered_deployment_carries_its_xrs_name() -> None:
     rsp = answer()
     body = structs.plain(rsp.desired.resources["deployment"].resource)
@@ -98,4 +179,16 @@ def test_lint_reports_two_actors_of_one_name_in_a_namespace(tmp_path: Path) -> N
     assert shared["path"] == "actor"
     assert shared["message"].startswith(
         '"shared" is the actor of 2 AsyncActors in namespace "ml" (shared, shared-too)'
+    )
+
+
+def test_lint_reports_two_actors_whose_queues_share_a_name(tmp_path: Path) -> None:
+    first = actor_doc("a-echo", []) | {"metadata": {"name": "a-echo", "namespace": "team"}}
+    second = actor_doc("echo", []) | {"metadata": {"name": "echo", "namespace": "team-a"}}
+    actors = write(tmp_path / "actors.yaml", first, second)
+    code, findings = lint_json(str(EXAMPLES / "flavors"), "--actors", actors)
+    assert code == 1
+    [shared] = [f for f in findings if "asya-team-a-echo" in f["message"]]
+    assert shared["message"].startswith(
+        "the queue asya-team-a-echo is the queue of 2 AsyncActors (team/a-echo, team-a/echo)"
     )

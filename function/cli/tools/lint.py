@@ -159,10 +159,11 @@ def check_actor(body: dict[str, Any], entries: Sequence[Entry], settings: Input)
 
 
 def check_shared_names(actors: Sequence[dict[str, Any]]) -> list[Finding]:
-    """Actors of one namespace with the same `spec.actor`: the function refuses the second.
+    """Actors of one namespace with the same `spec.actor`, or whose queues share a name.
 
-    They would compose the same queue and Deployment; in a cluster the function finds the
-    other's Deployment (resolve.ownership), here the files say it.
+    They would share a queue (and a Deployment), and the function refuses all but one:
+    in a cluster it finds the others' Deployments (resolve.ownership), here the files
+    say it.
     """
     by_name: dict[tuple[str, str], list[str]] = {}
     for body in actors:
@@ -173,7 +174,25 @@ def check_shared_names(actors: Sequence[dict[str, Any]]) -> list[Finding]:
         actor_name = xr.spec.get("actor")
         if isinstance(actor_name, str):
             by_name.setdefault((xr.namespace, actor_name), []).append(xr.name)
-    return [
+    # Actors of other namespaces whose queue asya-<namespace>-<actor> bears one name.
+    by_queue: dict[str, list[tuple[str, str]]] = {}
+    for namespace, actor_name in sorted(by_name):
+        by_queue.setdefault(f"asya-{namespace}-{actor_name}", []).append((namespace, actor_name))
+    shared_queues = [
+        Finding(
+            None,
+            "actor",
+            ERROR,
+            f"the queue {queue} is the queue of {len(pairs)} AsyncActors "
+            f"({', '.join(f'{namespace}/{actor_name}' for namespace, actor_name in pairs)}): "
+            "a queue's name cannot tell a namespace from an actor, and the function refuses "
+            "all but the one whose Deployment is oldest",
+            actor=pairs[-1][1],
+        )
+        for queue, pairs in sorted(by_queue.items())
+        if len(pairs) > 1
+    ]
+    return shared_queues + [
         Finding(
             None,
             "actor",
