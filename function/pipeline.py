@@ -19,7 +19,7 @@ from function.codec import response as response_bytes
 from function.codec import structs
 from function.codec.response import Answer
 from function.compose import conditions, health, render, status
-from function.compose.render import meta, sqs
+from function.compose.render import meta, sqs, transports
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.xr import Composite
@@ -144,6 +144,7 @@ class FunctionRunner:
                     pair: parse.fetched(req, requirements.NAMESAKES_KEY_PREFIX + pair[0])
                     for pair in requirements.queue_namesakes(resolution.spec.actor, xr.namespace)
                 },
+                transports.TRANSPORTS[prepared.settings.transport].broker(prepared.settings),
             )
             outcome = compose(req, xr, prepared.settings, wanted, resolution, observed)
             answer = write(req, outcome)

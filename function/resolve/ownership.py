@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from function.errors import ActorTakenError
-from function.models.pod import ACTOR_LABEL
+from function.models.pod import ACTOR_LABEL, SIDECAR
 from function.models.xr import COMPOSITE_LABEL, Composite
 
 
@@ -64,11 +64,15 @@ def refuse_if_queue_taken(
     actor: str,
     own: Sequence[Any] | None,
     namesakes: Mapping[tuple[str, str], Sequence[Any] | None],
+    broker: Mapping[str, str],
 ) -> None:
-    """Refuse the actor when an older actor of another namespace has its queue's name.
+    """Refuse the actor when an older actor of another namespace has its queue.
 
     `own` holds what was fetched of the actor's own Deployments; `namesakes`, for each
-    (namespace, actor) whose queue bears the same name, what was fetched of theirs.
+    (namespace, actor) whose queue bears the same name, what was fetched of theirs;
+    `broker`, the sidecar env that says where the actor's queue is. A namesake's queue
+    is the actor's only where its sidecar's says the same: on another transport,
+    region, project or broker it is another queue of the same name.
 
     Raises:
         ActorTakenError: naming the actor, namespace and XR that have the queue.
@@ -83,6 +87,7 @@ def refuse_if_queue_taken(
                 or labels.get(ACTOR_LABEL) != other
                 or not isinstance(owner, str)
                 or not owner
+                or any(_sidecar_env(body).get(key, "") != value for key, value in broker.items())
             ):
                 continue
             if ours is not None and ours < (_created(body), namespace):
@@ -97,16 +102,36 @@ def refuse_if_queue_taken(
 
 
 def _age(namespace: str, actor: str, xr: str, own: Sequence[Any] | None) -> tuple[str, str] | None:
-    """When the actor's own Deployment was made, and its namespace (None: there is none yet)."""
+    """When the actor's own Deployment was made, and its namespace (None: there is none yet).
+
+    One without the XR label (rendered before the function set it) is its own too:
+    refuse_if_taken has found no other XR's of the name.
+    """
     for body in own or ():
         found_namespace, _, labels = _labels(body)
         if (
             found_namespace == namespace
             and labels.get(ACTOR_LABEL) == actor
-            and labels.get(COMPOSITE_LABEL) == xr
+            and labels.get(COMPOSITE_LABEL) in (xr, None)
         ):
             return _created(body), namespace
     return None
+
+
+def _sidecar_env(body: Any) -> dict[str, str]:
+    """The plain values of a Deployment's Asya sidecar's env."""
+    containers = body
+    for key in ("spec", "template", "spec", "containers"):
+        containers = containers.get(key) if isinstance(containers, Mapping) else None
+    for container in containers if isinstance(containers, Sequence) else ():
+        if isinstance(container, Mapping) and container.get("name") == SIDECAR:
+            env = container.get("env")
+            return {
+                str(item.get("name")): str(item.get("value", ""))
+                for item in (env if isinstance(env, Sequence) else ())
+                if isinstance(item, Mapping)
+            }
+    return {}
 
 
 def _created(body: Any) -> str:

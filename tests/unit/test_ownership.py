@@ -18,14 +18,24 @@ from tests.unit.test_tools import lint_json, write
 EXAMPLES = support.ROOT / "examples"
 
 
-def deployment(namespace: str, actor: str, composite: str | None) -> dict[str, Any]:
+def deployment(
+    namespace: str, actor: str, composite: str | None, **sidecar_env: str
+) -> dict[str, Any]:
     labels = {"asya.sh/actor": actor}
     if composite is not None:
         labels["crossplane.io/composite"] = composite
+    # As an SQS actor of the default Input in us-east-1 runs, unless told otherwise.
+    env = {"ASYA_TRANSPORT": "sqs", "ASYA_AWS_REGION": "us-east-1"} | sidecar_env
+    sidecar = {
+        "name": "asya-sidecar",
+        "image": "s:1",
+        "env": [{"name": name, "value": value} for name, value in env.items()],
+    }
     return {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
         "metadata": {"name": actor, "namespace": namespace, "labels": labels},
+        "spec": {"template": {"spec": {"containers": [sidecar]}}},
     }
 
 
@@ -150,14 +160,33 @@ def test_of_two_actors_sharing_a_queue_name_the_older_keeps_it() -> None:
     ]
 
 
-def test_a_namesake_elsewhere_or_unlabelled_takes_nothing() -> None:
+def test_a_namesake_elsewhere_unlabelled_or_on_another_broker_takes_nothing() -> None:
     key = requirements.NAMESAKES_KEY_PREFIX + "team"
     for fetched in (
         deployment("team", "a-echo", None),  # rendered before the label was set
         deployment("other", "a-echo", "a-echo-xr"),  # Crossplane 1.x answers everywhere
         deployment("team", "b-echo", "b-echo-xr"),
+        # Another Composition's transport or broker: another queue of the same name.
+        deployment("team", "a-echo", "a-echo-xr", ASYA_TRANSPORT="rabbitmq"),
+        deployment("team", "a-echo", "a-echo-xr", ASYA_AWS_REGION="eu-west-1"),
+        deployment("team", "a-echo", "a-echo-xr", ASYA_SQS_ENDPOINT="http://localstack:4566"),
     ):
         assert support.fatal_messages(answer_in("team-a", "echo", {key: [fetched]})) == []
+
+
+def test_an_older_actor_whose_deployment_predates_the_label_keeps_its_queue() -> None:
+    # Rendered before the function labelled it: still the actor's own, by its age.
+    ours = aged(deployment("team", "a-echo", None), "2026-01-01T00:00:00Z")
+    theirs = aged(deployment("team-a", "echo", "echo-xr"), "2026-02-01T00:00:00Z")
+    rsp = answer_in(
+        "team",
+        "a-echo",
+        {
+            requirements.WORKLOADS_KEY: [ours],
+            requirements.NAMESAKES_KEY_PREFIX + "team-a": [theirs],
+        },
+    )
+    assert support.fatal_messages(rsp) == []
 
 
 def test_the_rendered_deployment_carries_its_xrs_name() -> None:

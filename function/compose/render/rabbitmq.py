@@ -10,6 +10,7 @@ from typing import Any
 
 from function.compose.render import meta
 from function.compose.render.transport import Credentials, QueueState
+from function.models.input import Input
 from function.models.plan import Plan
 
 
@@ -54,6 +55,10 @@ class RabbitMQ:
         if plan.settings.rabbitmq.url:
             env.append({"name": "ASYA_RABBITMQ_URL", "value": plan.settings.rabbitmq.url})
         return env
+
+    def broker(self, settings: Input) -> dict[str, str]:
+        """The transport and the broker's URL."""
+        return {"ASYA_TRANSPORT": self.name, "ASYA_RABBITMQ_URL": settings.rabbitmq.url}
 
     def credentials(self, plan: Plan) -> Credentials:
         """Broker credentials from `rabbitmq.credsSecret`, when set; no cloud identity."""

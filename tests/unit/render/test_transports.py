@@ -258,3 +258,28 @@ def test_every_env_name_the_platform_sets_on_the_sidecar_is_reserved(transport: 
     rendered = render.render_all(plan(spec, settings=settings, observed=stage("ready")))
     names = {item["name"] for item in sidecar(rendered)["env"]}
     assert names <= pod.SIDECAR_ENV | pod.OVERRIDABLE_SIDECAR_ENV
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"sidecar": {"sqsEndpoint": "http://localstack:4566"}, "aws": {"region": "eu-west-1"}},
+        {},
+        RABBITMQ | {"rabbitmq": {"url": "amqp://broker:5672/"}},
+        PUBSUB | {"pubsub": {"project": "acme-prod", "endpoint": "emulator:8085"}},
+    ],
+    ids=["sqs with an endpoint", "sqs", "rabbitmq with a URL", "pubsub with an emulator"],
+)
+def test_the_broker_a_transport_names_is_what_its_sidecar_is_told(settings: dict[str, Any]) -> None:
+    # Ownership compares another actor's sidecar env with these: they must not drift apart.
+    rendered = render.render_all(plan(settings=settings, observed=stage("queue-url")))
+    actor = plan(settings=settings)
+    sidecar = next(
+        c
+        for c in manifest(rendered["deployment"])["spec"]["template"]["spec"]["containers"]
+        if c["name"] == pod.SIDECAR
+    )
+    told = env(sidecar)
+    broker = transports.TRANSPORTS[actor.settings.transport].broker(actor.settings)
+    assert {k: v for k, v in broker.items() if v} == {k: told[k] for k in broker if k in told}
+    assert all(k in told for k, v in broker.items() if v)
