@@ -40,6 +40,7 @@ _TAG_TEXT = re.compile(r"[\w\s.:/=+\-@]*")
 _TAG_CHARACTERS = "letters, digits, spaces and _.:/=+-@"
 # An IAM role's ARN, in any AWS partition (or empty: none).
 IAM_ROLE_ARN = r"^(arn:aws[a-z-]*:iam::\d{12}:role/.+)?$"
+_IAM_ROLE_ARN = re.compile(IAM_ROLE_ARN)
 _AWS_PATTERNS = {
     "region": (re.compile(REGION), "an AWS region (such as us-east-1)"),
     "account_id": (re.compile(ACCOUNT_ID), "an AWS account id (12 digits)"),
@@ -108,13 +109,21 @@ class IRSA(Settings):
 
     enabled: bool = False
     service_account_name: str = "asya-actors"
-    role_arn: str = Field("", pattern=IAM_ROLE_ARN, description="Used as is when set.")
+    role_arn: str = Field("", description="Used as is when set.")
     role_arn_pattern: str = "arn:aws:iam::ACCOUNT_ID:role/asya-actors-{namespace}"
+
+    # Read only with IRSA on: unused, they may be anything.
+    @field_validator("role_arn")
+    @classmethod
+    def _an_iam_role(cls, arn: str, info: ValidationInfo) -> str:
+        if info.data.get("enabled") and not _IAM_ROLE_ARN.fullmatch(arn):
+            raise ValueError("not an IAM role's ARN (arn:aws:iam::<account>:role/<name>)")
+        return arn
 
     @field_validator("role_arn_pattern")
     @classmethod
-    def _only_known_placeholders(cls, pattern: str) -> str:
-        if "{" in pattern.replace("{namespace}", ""):
+    def _only_known_placeholders(cls, pattern: str, info: ValidationInfo) -> str:
+        if info.data.get("enabled") and "{" in pattern.replace("{namespace}", ""):
             raise ValueError("fills in only {namespace} and ACCOUNT_ID")
         return pattern
 
@@ -269,9 +278,15 @@ class Input(Settings):
                 "keda.aws.identityOwner: workload needs irsa.enabled: KEDA then reads the "
                 "queue with the role of the actor's ServiceAccount, which only IRSA gives it"
             )
+        # The role is read by the sidecar without AWS keys of its own, and by KEDA as the
+        # workload's identity; with keys and KEDA's own identity, no one assumes it.
+        relied_on = not self.sidecar.aws_creds_secret or (
+            self.keda.auth_provider == "podIdentity" and self.keda.aws.identity_owner == "workload"
+        )
         if (
             self.transport == "sqs"
             and self.irsa.enabled
+            and relied_on
             and not self.irsa.role_arn
             and "ACCOUNT_ID" in self.irsa.role_arn_pattern
             and not self.aws.account_id

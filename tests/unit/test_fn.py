@@ -463,3 +463,22 @@ def test_a_pubsub_retention_in_fractions_of_a_second_is_taken() -> None:
     settings = {"transport": "pubsub", "pubsub": {"project": "my-proj1"}}
     settings["pubsub"]["messageRetentionDuration"] = "600.5s"
     assert support.fatal_messages(run(with_input(settings))) == []
+
+
+@pytest.mark.parametrize(
+    "step_input",
+    [
+        # AWS keys of the sidecar's own come first; KEDA reads with a Secret: no one assumes it.
+        {
+            "irsa": {"enabled": True},
+            "sidecar": {"awsCredsSecret": "aws-creds"},
+            "keda": {"authProvider": "secret", "secretRef": {"name": "keda-aws"}},
+        },
+        # Unused with IRSA off, the role fields may be anything.
+        {"irsa": {"roleArnPattern": "arn:aws:iam::123456789012:role/{cluster}-{namespace}"}},
+        {"irsa": {"roleArn": "asya-actors"}},
+    ],
+    ids=["keys of its own", "a pattern IRSA off never reads", "a role IRSA off never reads"],
+)
+def test_a_role_no_one_assumes_is_not_held_to_anything(step_input: dict[str, Any]) -> None:
+    assert support.fatal_messages(run(with_input(step_input))) == []
