@@ -94,9 +94,12 @@ def compose(
     }
 
 
+QUEUE_PREFIX = "asya"
+
+
 def queue_name(plan: Plan) -> str:
     """`asya-<namespace>-<actor>`: the queue, topic or subscription of every transport."""
-    return f"asya-{plan.namespace}-{plan.actor}"
+    return f"{QUEUE_PREFIX}-{plan.namespace}-{plan.actor}"
 
 
 def trigger(kind: str, metadata: dict[str, str], authentication: str | None) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from typing import Any
 from function.compose import observed
 from function.compose.render import meta
 from function.compose.render.transport import Credentials, QueueState
-from function.errors import InputError
-from function.models import pod
+from function.errors import InputError, SpecError
+from function.models import names, pod
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.scaling import QUEUE_TRIGGER
@@ -31,10 +31,14 @@ def queue_name(plan: Plan) -> str:
         InputError: when the name is longer than SQS allows, or is the dead-letter queue's.
     """
     name = meta.queue_name(plan)
-    if name == dead_letter_name(plan):
-        raise InputError(
-            f"cannot name the queue: {name!r} is the namespace's dead-letter queue, where "
-            "every actor's failed messages go; name the actor other than 'dlq'"
+    # asya-<namespace>-dlq is a namespace's dead-letter queue, where its actors' failed
+    # messages go: `dlq` here, or `b-dlq` in namespace `a` (namespace `a-b`'s).
+    owner = name.removeprefix(f"{meta.QUEUE_PREFIX}-").removesuffix(DEAD_LETTER_SUFFIX)
+    if name.endswith(DEAD_LETTER_SUFFIX) and not names.label_problem(owner):
+        raise SpecError(
+            f"invalid actor spec: actor: the queue {name} is the dead-letter queue of namespace "
+            f"{owner}, where its actors' failed messages go; choose another spec.actor",
+            path="actor",
         )
     if len(name) > MAX_QUEUE_NAME:
         raise InputError(
@@ -50,9 +54,12 @@ def queue_url(plan: Plan) -> str:
     return observed.at_provider(body, "id") or observed.at_provider(body, "url")
 
 
+DEAD_LETTER_SUFFIX = "-dlq"
+
+
 def dead_letter_name(plan: Plan) -> str:
     """`asya-<namespace>-dlq`: the namespace's dead-letter queue, which the platform creates."""
-    return f"asya-{plan.namespace}-dlq"
+    return f"{meta.QUEUE_PREFIX}-{plan.namespace}{DEAD_LETTER_SUFFIX}"
 
 
 def dead_letter_arn(plan: Plan) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from function.compose import render
 from function.compose.render import containers, meta
-from function.errors import InputError
+from function.errors import InputError, SpecError
 from function.models import input as fn_input
 from function.models import pod as pod_model
 from tests.unit.render.plans import env, manifest, plan, stage
@@ -184,11 +184,21 @@ def test_a_queue_name_longer_than_sqs_allows_is_a_clear_error() -> None:
         render.render_all(plan({"actor": "a" * 63}, namespace="n" * 20))
 
 
-def test_an_actor_named_dlq_would_take_the_namespaces_dead_letter_queue() -> None:
-    # Its queue would be asya-<ns>-dlq: the one every actor's failed messages go to.
-    with pytest.raises(InputError, match="dead-letter queue"):
-        render.render_all(plan({"actor": "dlq"}))
-    assert render.render_all(plan({"actor": "dlq"}, settings={"transport": "rabbitmq"}))
+@pytest.mark.parametrize(
+    ("namespace", "actor", "owner"), [("team", "dlq", "team"), ("a", "b-dlq", "a-b")]
+)
+def test_an_actor_whose_queue_is_a_dead_letter_queue_is_refused(
+    namespace: str, actor: str, owner: str
+) -> None:
+    # Its queue would be asya-<owner>-dlq: the one the owner's failed messages go to.
+    with pytest.raises(SpecError) as refused:
+        render.render_all(plan({"actor": actor}, namespace=namespace))
+    assert str(refused.value).startswith(
+        f"invalid actor spec: actor: the queue asya-{namespace}-{actor} is the dead-letter "
+        f"queue of namespace {owner}"
+    )
+    assert refused.value.path == "actor"
+    assert render.render_all(plan({"actor": actor}, settings={"transport": "rabbitmq"}))
 
 
 def test_state_proxy_adds_connectors_mounts_and_the_mounts_env() -> None:
