@@ -34,8 +34,8 @@ KIND: Final = "Input"
 # One pattern each, for the validator's message and the Input CRD's schema alike.
 REGION = r"^[a-z]{2}(-[a-z]+)+-\d+$"
 ACCOUNT_ID = r"^(\d{12})?$"
-# SQS's tags: at most 50 a queue, of these characters (Unicode letters and digits).
-MAX_QUEUE_TAGS = 50
+# SQS's tags: of these characters (Unicode letters and digits), not in AWS's own prefix.
+AWS_PREFIX = "aws:"
 _TAG_TEXT = re.compile(r"[\w\s.:/=+\-@]*")
 _TAG_CHARACTERS = "letters, digits, spaces and _.:/=+-@"
 # An IAM role's ARN, in any AWS partition (or empty: none).
@@ -75,16 +75,14 @@ class AWS(Settings):
     @field_validator("tags")
     @classmethod
     def _tags_sqs_takes(cls, tags: dict[str, str]) -> dict[str, str]:
-        # SQS's tag rules; the platform's own two tags count towards its 50.
-        if len(tags) > MAX_QUEUE_TAGS - 2:
-            raise ValueError(f"at most {MAX_QUEUE_TAGS - 2} tags: the platform adds 2 of SQS's 50")
+        # SQS's tag rules (the Developer Guide's quotas): `aws:` is AWS's own, in keys and values.
         for key, value in tags.items():
             if not _TAG_TEXT.fullmatch(key) or not 1 <= len(key) <= 128:
                 raise ValueError(f"{key!r} is no tag key: 1 to 128 of {_TAG_CHARACTERS}")
-            if key.lower().startswith("aws:"):
-                raise ValueError(f"{key!r} is in AWS's own prefix aws:")
             if not _TAG_TEXT.fullmatch(value) or len(value) > 256:
                 raise ValueError(f"the value of {key!r} is not at most 256 of {_TAG_CHARACTERS}")
+            if key.startswith(AWS_PREFIX) or value.startswith(AWS_PREFIX):
+                raise ValueError(f"the tag {key!r} uses AWS's own prefix {AWS_PREFIX}")
         return tags
 
 

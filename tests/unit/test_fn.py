@@ -76,6 +76,11 @@ def test_the_ttl_is_read_as_go_reads_a_duration(ttl: str, seconds: int, nanos: i
         ),
         pytest.param({"aws": {"tags": {"": "x"}}}, "aws.tags: ", id="an empty tag key"),
         pytest.param(
+            {"aws": {"tags": {"team": "aws:x"}}},
+            "aws.tags: the tag 'team' uses AWS's own prefix aws:",
+            id="a tag value in AWS's own prefix",
+        ),
+        pytest.param(
             {"sidecar": {"socketDir": "//tmp"}},
             "sidecar.socketDir is //tmp, where the pod's /tmp is mounted already",
             id="a socket dir at /tmp by two leading slashes",
