@@ -89,7 +89,7 @@ def _workload(plan: Plan) -> Workload:
         # The ReplicaSet cannot create pods (a quota, PodSecurity): the Deployment says why.
         if not pods.message and observed.is_true(status, "ReplicaFailure"):
             refused = observed.describe(observed.condition(status, "ReplicaFailure"), "")
-            message = f"Deployment is not available: its pods cannot be created: {refused}"
+            message = f"Deployment is not available: the cluster refuses its pods: {refused}"
             return Workload(False, replicas, ready, pods, message, "PodsRefused")
         found = observed.condition(status, "Available")
         detail = pods.message or observed.bounded(str((found or {}).get("message") or ""))

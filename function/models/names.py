@@ -53,9 +53,39 @@ _LABEL_VALUE = re.compile(LABEL_VALUE)
 _CONFIG_KEY = re.compile(CONFIG_KEY)
 
 
+# An image's tag as registries take one; and a repository that carries none (nor a digest).
+IMAGE_TAG = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"
+IMAGE_TAG_WORDS = (
+    "a tag: letters, digits, '_', '.' and '-', at most 128, not starting with '.' or '-'"
+)
+REPOSITORY_WORDS = (
+    "a repository without leading or trailing whitespace, a tag or a digest (the tag is set apart)"
+)
+_IMAGE_TAG = re.compile(IMAGE_TAG)
+
+
+def is_image_tag(tag: str) -> bool:
+    """Whether a string is an image tag."""
+    return _IMAGE_TAG.fullmatch(tag) is not None
+
+
+def is_repository(repository: str) -> bool:
+    """Whether a string names a repository only: an image, without `@digest` or `:tag`."""
+    return (
+        is_image(repository) and "@" not in repository and ":" not in repository.rsplit("/", 1)[-1]
+    )
+
+
+# What Go's strings.TrimSpace trims (unicode.IsSpace): Python's whitespace but the
+# ASCII separators \x1c-\x1f, which Python counts and Go does not.
+_GO_SPACE = "".join(
+    c for c in map(chr, range(0x3001)) if c.isspace() and c not in "\x1c\x1d\x1e\x1f"
+)
+
+
 def is_image(image: str) -> bool:
     """Whether a string is an image reference the API server takes in a pod."""
-    return bool(image) and image == image.strip()
+    return bool(image) and image == image.strip(_GO_SPACE)
 
 
 def label_value_problem(value: str) -> str:

@@ -146,8 +146,8 @@ class Resiliency(SpecSection):
 class SidecarImage(SpecSection):
     """The sidecar image, as repository, tag and pull policy."""
 
-    repository: Image | None = None
-    tag: Image | None = None
+    repository: Annotated[str, _held_to(names.is_repository, names.REPOSITORY_WORDS)] | None = None
+    tag: Annotated[str, _held_to(names.is_image_tag, names.IMAGE_TAG_WORDS)] | None = None
     pull_policy: PullPolicy | None = None
 
 

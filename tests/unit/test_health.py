@@ -449,7 +449,7 @@ def test_pods_the_cluster_will_not_create_are_said_so() -> None:
     )
     report = derive(observed=observed)
     assert workload(report)["message"] == (
-        f"Deployment is not available: its pods cannot be created: {quota}"
+        f"Deployment is not available: the cluster refuses its pods: {quota}"
     )
     [aspect] = [a for a in report.aspects if a.type == "WorkloadAvailable"]
     assert (aspect.ok, aspect.reason) == (False, "PodsRefused")

@@ -17,6 +17,7 @@ import yaml
 
 from function import pipeline as fn
 from function.errors import FlavorError
+from function.models import names
 from function.models import scaling as scaling_model
 from function.resolve import kube_schemas
 from tests import support
@@ -415,12 +416,39 @@ def test_an_empty_or_padded_sidecar_image_in_the_input_is_refused(image: str) ->
 
 
 @pytest.mark.parametrize(
+    ("image", "where"),
+    [
+        ({"tag": "sha256:" + "a" * 64}, "sidecar.image.tag"),
+        ({"tag": "-v1"}, "sidecar.image.tag"),
+        ({"tag": "1 "}, "sidecar.image.tag"),
+        ({"repository": "ghcr.io/x/sidecar:v2"}, "sidecar.image.repository"),
+        ({"repository": "ghcr.io/x/sidecar@sha256:" + "a" * 64}, "sidecar.image.repository"),
+    ],
+)
+def test_a_sidecar_tag_or_repository_that_is_not_one_is_refused(
+    image: dict[str, str], where: str
+) -> None:
+    # Joined as <repository>:<tag>, they would make a reference no registry has.
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    xr["spec"] |= {"sidecar": {"image": image}}
+    rsp = fn.FunctionRunner().answer(support.request(xr, input=support.struct({}))).message()
+    [message] = support.fatal_messages(rsp)
+    assert f"{where}: " in message
+
+
+def test_a_sidecar_repository_on_a_registry_with_a_port_is_taken() -> None:
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    xr["spec"] |= {"sidecar": {"image": {"repository": "registry:5000/x/sidecar", "tag": "v2_1.0"}}}
+    rsp = fn.FunctionRunner().answer(support.request(xr, input=support.struct({}))).message()
+    assert support.fatal_messages(rsp) == []
+
+
+@pytest.mark.parametrize(
     ("spec", "where"),
     [
         ({"image": " echo:1"}, "image"),
         ({"image": "echo:1 "}, "image"),
         ({"sidecar": {"image": {"repository": "r ", "tag": "1"}}}, "sidecar.image.repository"),
-        ({"sidecar": {"image": {"tag": "1 "}}}, "sidecar.image.tag"),
         (
             {
                 "stateProxy": [
@@ -506,3 +534,10 @@ def _without_descriptions_bounded(schema: Any) -> Any:
     if bits:
         kept |= {"minimum": -(2 ** (bits - 1)), "maximum": 2 ** (bits - 1) - 1}
     return kept
+
+
+def test_an_image_padded_as_go_reads_padding_is_refused_and_no_other() -> None:
+    # Go's strings.TrimSpace trims NBSP and NEL, not the ASCII separators Python counts.
+    assert not names.is_image("echo:1\u00a0")
+    assert not names.is_image("\u0085echo:1")
+    assert names.is_image("echo:1\x1c")
