@@ -276,15 +276,11 @@ class Input(Settings):
                 "keda.aws.identityOwner: workload needs irsa.enabled: KEDA then reads the "
                 "queue with the role of the actor's ServiceAccount, which only IRSA gives it"
             )
-        # The role is read by the sidecar without AWS keys of its own, and by KEDA as the
-        # workload's identity; with keys and KEDA's own identity, no one assumes it.
-        relied_on = not self.sidecar.aws_creds_secret or (
-            self.keda.auth_provider == "podIdentity" and self.keda.aws.identity_owner == "workload"
-        )
+        # Every container of the pod but a sidecar given AWS keys assumes the role (the
+        # runtime, a state proxy's connector, the user's own), and KEDA may.
         if (
             self.transport == "sqs"
             and self.irsa.enabled
-            and relied_on
             and not self.irsa.role_arn
             and "ACCOUNT_ID" in self.irsa.role_arn_pattern
             and not self.aws.account_id

@@ -54,9 +54,14 @@ _CONFIG_KEY = re.compile(CONFIG_KEY)
 
 
 # An image's tag as registries take one; and a repository that carries none (nor a digest).
-IMAGE_TAG = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"
+# A tag may be pinned by a digest (`1.4@sha256:...`), as digest-pinning tools write it.
+IMAGE_TAG = (
+    r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}"
+    r"(@[A-Za-z][A-Za-z0-9]*([-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?$"
+)
 IMAGE_TAG_WORDS = (
-    "a tag: letters, digits, '_', '.' and '-', at most 128, not starting with '.' or '-'"
+    "a tag: letters, digits, '_', '.' and '-', at most 128, not starting with '.' or '-', "
+    "optionally pinned by a digest (1.4@sha256:...)"
 )
 REPOSITORY_WORDS = (
     "a repository without leading or trailing whitespace, a tag or a digest (the tag is set apart)"

@@ -106,6 +106,11 @@ def test_the_ttl_is_read_as_go_reads_a_duration(ttl: str, seconds: int, nanos: i
             id="IRSA without an account (rendered arn:aws:iam::ACCOUNT_ID:... before)",
         ),
         pytest.param(
+            {"irsa": {"enabled": True}, "sidecar": {"awsCredsSecret": "aws-creds"}},
+            "irsa.enabled needs aws.accountId",
+            id="IRSA without an account beside the sidecar's keys: the runtime assumes the role",
+        ),
+        pytest.param(
             {
                 "irsa": {"enabled": True, "roleArnPattern": "arn:aws:iam::ACCOUNT_ID:role/{team}"},
                 "aws": {"accountId": "123456789012"},
@@ -473,17 +478,11 @@ def test_a_pubsub_retention_in_fractions_of_a_second_is_taken() -> None:
 @pytest.mark.parametrize(
     "step_input",
     [
-        # AWS keys of the sidecar's own come first; KEDA reads with a Secret: no one assumes it.
-        {
-            "irsa": {"enabled": True},
-            "sidecar": {"awsCredsSecret": "aws-creds"},
-            "keda": {"authProvider": "secret", "secretRef": {"name": "keda-aws"}},
-        },
         # Unused with IRSA off, the role fields may be anything.
         {"irsa": {"roleArnPattern": "arn:aws:iam::123456789012:role/{cluster}-{namespace}"}},
         {"irsa": {"roleArn": "asya-actors"}},
     ],
-    ids=["keys of its own", "a pattern IRSA off never reads", "a role IRSA off never reads"],
+    ids=["a pattern IRSA off never reads", "a role IRSA off never reads"],
 )
 def test_a_role_no_one_assumes_is_not_held_to_anything(step_input: dict[str, Any]) -> None:
     assert support.fatal_messages(run(with_input(step_input))) == []

@@ -436,9 +436,17 @@ def test_a_sidecar_tag_or_repository_that_is_not_one_is_refused(
     assert f"{where}: " in message
 
 
-def test_a_sidecar_repository_on_a_registry_with_a_port_is_taken() -> None:
+@pytest.mark.parametrize(
+    "image",
+    [
+        {"repository": "registry:5000/x/sidecar", "tag": "v2_1.0"},
+        {"tag": "1.4.2@sha256:" + "a" * 64},  # as digest-pinning tools write a tag
+        {"tag": "1.0.0-rc.1"},
+    ],
+)
+def test_a_sidecar_repository_and_tag_registries_take_are_taken(image: dict[str, str]) -> None:
     xr = copy.deepcopy(support.MINIMAL_XR)
-    xr["spec"] |= {"sidecar": {"image": {"repository": "registry:5000/x/sidecar", "tag": "v2_1.0"}}}
+    xr["spec"] |= {"sidecar": {"image": image}}
     rsp = fn.FunctionRunner().answer(support.request(xr, input=support.struct({}))).message()
     assert support.fatal_messages(rsp) == []
 

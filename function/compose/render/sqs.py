@@ -11,7 +11,7 @@ from function.compose import observed
 from function.compose.render import meta
 from function.compose.render.transport import Credentials, QueueState
 from function.errors import InputError, SpecError
-from function.models import names, pod
+from function.models import pod
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.scaling import QUEUE_TRIGGER
@@ -32,9 +32,11 @@ def queue_name(plan: Plan) -> str:
     """
     name = meta.queue_name(plan)
     # asya-<namespace>-dlq is a namespace's dead-letter queue, where its actors' failed
-    # messages go: `dlq` here, or `b-dlq` in namespace `a` (namespace `a-b`'s).
+    # messages go: always `dlq`'s here; `b-dlq`'s in namespace `a` once Crossplane has
+    # fetched namespace `a-b`'s dead-letter queue by that name (a name ending in -dlq
+    # is no other namespace's until one is seen).
     owner = name.removeprefix(f"{meta.QUEUE_PREFIX}-").removesuffix(DEAD_LETTER_SUFFIX)
-    if name.endswith(DEAD_LETTER_SUFFIX) and not names.label_problem(owner):
+    if name == dead_letter_name(plan) or _a_dead_letter_queue(plan, name):
         raise SpecError(
             f"invalid actor spec: actor: the queue {name} is the dead-letter queue of namespace "
             f"{owner}, where its actors' failed messages go; choose another spec.actor",
@@ -62,6 +64,19 @@ def dead_letter_name(plan: Plan) -> str:
     return f"{meta.QUEUE_PREFIX}-{plan.namespace}{DEAD_LETTER_SUFFIX}"
 
 
+def _named(body: Any) -> tuple[Any, Any]:
+    """A fetched Queue's name: in its spec, and as its external name."""
+    return (
+        observed.dig(body, "spec", "forProvider", "name"),
+        observed.dig(body, "metadata", "annotations", meta.EXTERNAL_NAME),
+    )
+
+
+def _a_dead_letter_queue(plan: Plan, name: str) -> bool:
+    """Whether a dead-letter queue Crossplane fetched bears this name."""
+    return any(name in _named(body) for body in plan.dead_letter_queues or ())
+
+
 def dead_letter_arn(plan: Plan) -> str:
     """The dead-letter queue's ARN once it is known to exist ('' before, or without an account).
 
@@ -73,9 +88,7 @@ def dead_letter_arn(plan: Plan) -> str:
         return ""
     name = dead_letter_name(plan)
     for body in plan.dead_letter_queues or ():
-        named = observed.dig(body, "spec", "forProvider", "name")
-        external = observed.dig(body, "metadata", "annotations", meta.EXTERNAL_NAME)
-        if name in (named, external) and (arn := observed.at_provider(body, "arn")):
+        if name in _named(body) and (arn := observed.at_provider(body, "arn")):
             return arn
     kept = observed.dig(plan.observed.get(QUEUE), "spec", "forProvider", "redrivePolicy")
     if isinstance(kept, str):

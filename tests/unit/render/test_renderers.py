@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -184,15 +185,26 @@ def test_a_queue_name_longer_than_sqs_allows_is_a_clear_error() -> None:
         render.render_all(plan({"actor": "a" * 63}, namespace="n" * 20))
 
 
+def dead_letter_queue(name: str) -> dict[str, Any]:
+    return {
+        "metadata": {"labels": {"asya.sh/role": "dlq"}},
+        "spec": {"forProvider": {"name": name}},
+    }
+
+
 @pytest.mark.parametrize(
-    ("namespace", "actor", "owner"), [("team", "dlq", "team"), ("a", "b-dlq", "a-b")]
+    ("namespace", "actor", "owner", "fetched"),
+    [
+        ("team", "dlq", "team", []),
+        ("a", "b-dlq", "a-b", [dead_letter_queue("asya-a-b-dlq")]),
+    ],
 )
 def test_an_actor_whose_queue_is_a_dead_letter_queue_is_refused(
-    namespace: str, actor: str, owner: str
+    namespace: str, actor: str, owner: str, fetched: list[dict[str, Any]]
 ) -> None:
     # Its queue would be asya-<owner>-dlq: the one the owner's failed messages go to.
     with pytest.raises(SpecError) as refused:
-        render.render_all(plan({"actor": actor}, namespace=namespace))
+        render.render_all(plan({"actor": actor}, namespace=namespace, dead_letter_queues=fetched))
     assert str(refused.value).startswith(
         f"invalid actor spec: actor: the queue asya-{namespace}-{actor} is the dead-letter "
         f"queue of namespace {owner}"
@@ -547,3 +559,9 @@ def test_an_actors_sidecar_image_overrides_a_pinned_one(
     # A digest pins the Input's image; a tag or repository of the actor's replaces it.
     actor = plan({"sidecar": {"image": override}}, settings={"sidecar": {"image": default}})
     assert containers.sidecar_image(actor)[0] == image
+
+
+def test_an_actor_named_after_dead_letters_is_no_dead_letter_queue_of_its_own() -> None:
+    # orders-dlq in team names the queue asya-team-orders-dlq: only a fetched dead-letter
+    # queue of that name (namespace team-orders's) makes it one.
+    assert render.render_all(plan({"actor": "orders-dlq"}, dead_letter_queues=[]))
