@@ -12,7 +12,7 @@ A queue's name cannot tell its namespace from its actor either: `team-a`/`echo` 
 `team`/`a-echo` would both be asya-team-a-echo. The function asks for the Deployments of
 every such actor (requirements.queue_namesakes); when one belongs to another XR, the
 actor whose Deployment is older keeps the queue and the other is refused, so that the
-two never both run, nor are both refused.
+function never composes both, nor refuses both.
 """
 
 from __future__ import annotations
