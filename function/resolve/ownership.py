@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from function.errors import ActorTakenError
-from function.models.pod import ACTOR_LABEL, SIDECAR
+from function.models.pod import ACTOR_LABEL, SIDECAR, value_at
 from function.models.xr import COMPOSITE_LABEL, Composite
 
 
@@ -120,15 +120,13 @@ def _age(namespace: str, actor: str, xr: str, own: Sequence[Any] | None) -> tupl
 
 def _sidecar_env(body: Any) -> dict[str, str]:
     """The plain values of a Deployment's Asya sidecar's env."""
-    containers = body
-    for key in ("spec", "template", "spec", "containers"):
-        containers = containers.get(key) if isinstance(containers, Mapping) else None
-    for container in containers if isinstance(containers, Sequence) else ():
+    containers = value_at(body, ("spec", "template", "spec", "containers"))
+    for container in containers if isinstance(containers, list) else ():
         if isinstance(container, Mapping) and container.get("name") == SIDECAR:
             env = container.get("env")
             return {
                 str(item.get("name")): str(item.get("value", ""))
-                for item in (env if isinstance(env, Sequence) else ())
+                for item in (env if isinstance(env, list) else ())
                 if isinstance(item, Mapping)
             }
     return {}
@@ -136,6 +134,5 @@ def _sidecar_env(body: Any) -> dict[str, str]:
 
 def _created(body: Any) -> str:
     """A Deployment's creationTimestamp (RFC 3339, which sorts as text); '' when unknown."""
-    metadata = body.get("metadata") if isinstance(body, Mapping) else None
-    created = metadata.get("creationTimestamp") if isinstance(metadata, Mapping) else None
+    created = value_at(body, ("metadata", "creationTimestamp"))
     return created if isinstance(created, str) else ""

@@ -28,15 +28,16 @@ def queue_name(plan: Plan) -> str:
     """Return `asya-<namespace>-<actor>`.
 
     Raises:
-        InputError: when the name is longer than SQS allows, or is the dead-letter queue's.
+        SpecError: when the name is a namespace's dead-letter queue's.
+        InputError: when the name is longer than SQS allows.
     """
     name = meta.queue_name(plan)
     # asya-<namespace>-dlq is a namespace's dead-letter queue, where its actors' failed
     # messages go: always `dlq`'s here; `b-dlq`'s in namespace `a` once Crossplane has
     # fetched namespace `a-b`'s dead-letter queue by that name (a name ending in -dlq
     # is no other namespace's until one is seen).
-    owner = name.removeprefix(f"{meta.QUEUE_PREFIX}-").removesuffix(DEAD_LETTER_SUFFIX)
     if name == dead_letter_name(plan) or _a_dead_letter_queue(plan, name):
+        owner = name.removeprefix(f"{meta.QUEUE_PREFIX}-").removesuffix(DEAD_LETTER_SUFFIX)
         raise SpecError(
             f"invalid actor spec: actor: the queue {name} is the dead-letter queue of namespace "
             f"{owner}, where its actors' failed messages go; choose another spec.actor",
