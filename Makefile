@@ -10,7 +10,7 @@ COMPOSITION ?= examples/composition.yaml
 FUNCTIONS ?= examples/functions.yaml
 RENDER_FLAGS ?= --required-resources examples/flavors --required-resources examples/platform --observed-resources examples/image-enhancer/observed/ready.yaml
 
-.PHONY: render test test-fast lint typecheck pytest serve package clean bench soak
+.PHONY: render test test-fast lint typecheck pytest serve package clean bench soak e2e-tools e2e
 
 # Installing says nothing on stdout (`make render > actor.yaml` is YAML on the first run too).
 $(BIN)/python:
@@ -40,8 +40,17 @@ $(DEV_STAMP): $(BUILD_INPUTS) | $(BIN)/python
 render: $(STAMP)
 	@$(BIN)/function-asya render $(EXAMPLE_XR) $(COMPOSITION) $(FUNCTIONS) $(RENDER_FLAGS)
 
-## Lint, type-check and run the whole test suite.
-test: $(DEV_STAMP) lint typecheck pytest
+## Lint, type-check and run the whole test suite (the real-cluster tools are built first, if Go is there).
+test: $(DEV_STAMP) e2e-tools lint typecheck pytest
+
+## Build etcd, kube-apiserver, kube-controller-manager, Crossplane core and the crossplane CLI
+## from Go modules into a per-machine cache, linked into .e2e/bin/ (docs/real-cluster.md).
+e2e-tools:
+	@e2e/build-tools
+
+## Only the real-cluster tests (tests/cluster).
+e2e: $(DEV_STAMP) e2e-tools
+	$(BIN)/pytest tests/cluster $(PYTEST_ARGS)
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check function tests bench soak

@@ -1,0 +1,76 @@
+"""One control plane for the whole session, with the CRDs the renders need installed."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cluster import rig
+from tests.support import ROOT, SHARED
+
+SCHEMAS = SHARED / "schemas"
+# The composed kinds' CRDs: KEDA's and the providers' from ../shared/schemas, provider-kubernetes'
+# Object from its Go module (linked by make e2e-tools).
+COMPOSED_CRDS = (
+    SCHEMAS / "keda",
+    SCHEMAS / "provider-upjet-aws",
+    SCHEMAS / "provider-upjet-gcp",
+    ROOT / ".e2e" / "provider-kubernetes-crds",
+)
+CROSSPLANE_CRDS = ROOT / ".e2e" / "crossplane-crds"
+
+
+def _skip_reason() -> str | None:
+    missing = rig.missing_tools()
+    if missing:
+        return (
+            f"the real-cluster tools are not built ({', '.join(missing)} missing from .e2e/bin): "
+            "`make e2e-tools` builds them, and needs Go"
+        )
+    if not SCHEMAS.is_dir():
+        return "../shared/schemas is not beside the project: the composed kinds' CRDs are read there"
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here needs the tools; without them each skips with the reason."""
+    reason = _skip_reason()
+    for item in items:
+        if Path(str(item.fspath)).parent == Path(__file__).parent:
+            item.add_marker(pytest.mark.slow)
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def served_crd(crd: dict[str, Any]) -> dict[str, Any]:
+    """A CRD as its provider's package manager would install it.
+
+    provider-kubernetes' cluster-scoped Object CRD converts through a webhook whose
+    service the package manager fills in; with one version served per test, no
+    conversion is needed.
+    """
+    crd = copy.deepcopy(crd)
+    if crd["spec"].get("conversion", {}).get("strategy") == "Webhook":
+        crd["spec"]["conversion"] = {"strategy": "None"}
+    return crd
+
+
+@pytest.fixture(scope="session")
+def plane() -> Iterator[rig.ControlPlane]:
+    """etcd and kube-apiserver on loopback, with every CRD the renders and Crossplane need."""
+    with rig.control_plane() as plane:
+        assert plane.kube is not None
+        crds = rig.read_documents(*COMPOSED_CRDS, CROSSPLANE_CRDS)
+        plane.kube.install([served_crd(crd) for crd in crds if crd.get("kind") == "CustomResourceDefinition"])
+        yield plane
+
+
+@pytest.fixture(scope="session")
+def kube(plane: rig.ControlPlane) -> rig.Kube:
+    """The client of the session's API server."""
+    assert plane.kube is not None
+    return plane.kube

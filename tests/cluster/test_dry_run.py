@@ -1,0 +1,106 @@
+"""The real API server judges what the function renders: every render it answers without a
+Fatal is accepted by server-side apply (dry-run, unknown fields refused), the manifests
+inside provider-kubernetes Objects included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from google.protobuf import json_format
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from function import pipeline as fn
+from tests import support
+from tests.cluster import rig
+from tests.cluster.dry_run import DryRun
+from tests.golden.cases import CASES, Case
+from tests.unit import test_fuzz, test_pod_properties
+
+GENERATED = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(scope="session")
+def dry_run(kube: rig.Kube) -> DryRun:
+    """One dry-run applier for the session (it creates each namespace once)."""
+    return DryRun(kube)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_every_example_and_golden_case_is_accepted(case: Case, dry_run: DryRun) -> None:
+    documents, _ = case.run()
+    composed = [d for d in documents if d.get("kind") not in {"Result", "Context"}][1:]
+    assert composed, f"{case.name} renders no composed object"
+    assert dry_run.refusals(documents) == []
+
+
+def composed(rsp: fnv1.RunFunctionResponse) -> list[dict[str, Any]]:
+    """The composed objects of an answer, as plain data."""
+    return [
+        json_format.MessageToDict(resource.resource) for resource in rsp.desired.resources.values()
+    ]
+
+
+def accepted_unless_refused(rsp: fnv1.RunFunctionResponse, dry_run: DryRun) -> None:
+    """An answer is a Fatal of ours, or objects the API server accepts."""
+    if support.fatal_messages(rsp):
+        return
+    assert dry_run.refusals(composed(rsp)) == []
+
+
+def answer(
+    actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool
+) -> fnv1.RunFunctionResponse:
+    """The function's answer for an actor with these flavors (as the property tests build it)."""
+    names = [f"flavor-{index}" for index in range(len(flavors))]
+    metadata = {"name": "x", "namespace": "team"} if namespaced else support.MINIMAL_XR["metadata"]
+    xr = support.MINIMAL_XR | {
+        "metadata": metadata,
+        "spec": support.MINIMAL_XR["spec"] | actor | {"flavors": names},
+    }
+    req = support.request(xr, input=support.struct({}))
+    for name, data in zip(names, flavors, strict=True):
+        req.required_resources[f"flavor-{name}"].items.add().resource.update(
+            {"metadata": {"name": name}, "data": data}
+        )
+        req.required_resources[f"namespace-flavor-{name}"].SetInParent()
+    return fn.FunctionRunner().answer(req).message()
+
+
+@GENERATED
+@given(
+    actor=test_pod_properties.PARTS,
+    flavors=st.lists(test_pod_properties.PARTS, max_size=2),
+    namespaced=st.booleans(),
+)
+def test_generated_actors_render_what_the_api_server_accepts(
+    dry_run: DryRun, actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool
+) -> None:
+    accepted_unless_refused(answer(actor, flavors, namespaced), dry_run)
+
+
+@GENERATED
+@given(actor=test_pod_properties.RESOURCE_PARTS)
+def test_generated_resources_render_what_the_api_server_accepts(
+    dry_run: DryRun, actor: dict[str, Any]
+) -> None:
+    accepted_unless_refused(answer(actor, [], False), dry_run)
+
+
+@GENERATED
+@given(actor=test_pod_properties.CHECKED_PARTS)
+def test_generated_pod_rules_render_what_the_api_server_accepts(
+    dry_run: DryRun, actor: dict[str, Any]
+) -> None:
+    accepted_unless_refused(answer(actor, [], False), dry_run)
+
+
+@GENERATED
+@given(spec=test_fuzz.SPECS, flavor=test_fuzz.SPECS)
+def test_fuzzed_specs_render_what_the_api_server_accepts(
+    dry_run: DryRun, spec: dict[str, Any], flavor: dict[str, Any]
+) -> None:
+    req = test_fuzz.fuzzed_request(spec, flavor, {}, "fuzz")
+    accepted_unless_refused(test_fuzz.call(req), dry_run)
