@@ -32,7 +32,9 @@ def _skip_reason() -> str | None:
             "`make e2e-tools` builds them, and needs Go"
         )
     if not SCHEMAS.is_dir():
-        return "../shared/schemas is not beside the project: the composed kinds' CRDs are read there"
+        return (
+            "../shared/schemas is not beside the project: the composed kinds' CRDs are read there"
+        )
     return None
 
 
@@ -65,7 +67,9 @@ def plane() -> Iterator[rig.ControlPlane]:
     with rig.control_plane() as plane:
         assert plane.kube is not None
         crds = rig.read_documents(*COMPOSED_CRDS, CROSSPLANE_CRDS)
-        plane.kube.install([served_crd(crd) for crd in crds if crd.get("kind") == "CustomResourceDefinition"])
+        plane.kube.install(
+            [served_crd(crd) for crd in crds if crd.get("kind") == "CustomResourceDefinition"]
+        )
         yield plane
 
 

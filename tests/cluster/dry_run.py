@@ -17,12 +17,12 @@ def _as_applied(document: dict[str, Any]) -> dict[str, Any]:
 
     A render's owner references point at an XR with no uid (the XR was never
     stored): Crossplane fills the uid in; here the reference is left out instead.
+    An object a function leaves unnamed Crossplane names: here, a fixed name.
     """
     body = copy.deepcopy(document)
     meta = body.setdefault("metadata", {})
     meta.pop("ownerReferences", None)
-    if "name" not in meta and "generateName" in meta:
-        meta["name"] = meta["generateName"] + "rig"
+    meta.setdefault("name", meta.get("generateName", "composed-") + "rig")
     return body
 
 
@@ -38,21 +38,31 @@ class DryRun:
             self.kube.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
             self._namespaces.add(name)
 
-    def refusals(self, documents: list[dict[str, Any]]) -> list[str]:
-        """Every composed object (and each provider-kubernetes Object's manifest) the server refuses."""
+    def refusals(self, documents: list[dict[str, Any]], namespace: str = "default") -> list[str]:
+        """Every composed object (and each provider-kubernetes Object's manifest) the server refuses.
+
+        A namespaced object without a namespace goes where Crossplane puts it, the
+        XR's `namespace` (the v2 form).
+        """
         found: list[str] = []
         for document in documents:
             if document.get("kind") in NOT_COMPOSED | XR_KINDS:
                 continue
-            found.extend(self.refused(document))
+            found.extend(self.refused(document, namespace=namespace))
             manifest = document.get("spec", {}).get("forProvider", {}).get("manifest")
             if document["apiVersion"].startswith("kubernetes.") and manifest:
-                found.extend(self.refused(manifest, f"{document['metadata'].get('name')}: manifest "))
+                found.extend(
+                    self.refused(manifest, f"{document['metadata'].get('name')}: manifest ")
+                )
         return found
 
-    def refused(self, document: dict[str, Any], where: str = "") -> list[str]:
+    def refused(
+        self, document: dict[str, Any], where: str = "", namespace: str = "default"
+    ) -> list[str]:
         """The server's refusal of one object, or nothing."""
         body = _as_applied(document)
+        if self.kube.namespaced(body["apiVersion"], body["kind"]):
+            body["metadata"].setdefault("namespace", namespace)
         self._namespace(body["metadata"].get("namespace"))
         try:
             self.kube.apply(body, dry_run=True)

@@ -103,6 +103,10 @@ class Kube:
                     self._kinds[key] = (resource["name"], resource["namespaced"])
         return self._kinds[(api_version, kind)]
 
+    def namespaced(self, api_version: str, kind: str) -> bool:
+        """Whether objects of a kind live in a namespace."""
+        return self._resource(api_version, kind)[1]
+
     def path(self, api_version: str, kind: str, namespace: str | None, name: str = "") -> str:
         """The REST path of a kind's collection, or of one object in it."""
         plural, namespaced = self._resource(api_version, kind)
@@ -164,7 +168,10 @@ class Kube:
             "apiVersion": "v1",
             "kind": "Config",
             "clusters": [
-                {"name": "rig", "cluster": {"server": self.server, "insecure-skip-tls-verify": True}}
+                {
+                    "name": "rig",
+                    "cluster": {"server": self.server, "insecure-skip-tls-verify": True},
+                }
             ],
             "users": [{"name": "rig", "user": {"token": self.token}}],
             "contexts": [{"name": "rig", "context": {"cluster": "rig", "user": "rig"}}],
@@ -213,9 +220,11 @@ class ControlPlane:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     kube: Kube | None = None
 
-    def _start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
+    def _start(
+        self, name: str, *args: str, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
         log = (self.directory / f"{name}.log").open("wb")
-        process = subprocess.Popen([str(BIN / name), *args], stdout=log, stderr=log)
+        process = subprocess.Popen([str(BIN / name), *args], stdout=log, stderr=log, env=env)
         self.processes.append(process)
         return process
 
@@ -291,6 +300,38 @@ class ControlPlane:
             "--use-service-account-credentials=false",
         )
 
+    def start_crossplane(self, client_certs: Path, poll: str = "5s") -> None:
+        """Crossplane core out of cluster: no webhooks, no package runtime of its own.
+
+        It reaches functions over mutual TLS with the client pair in `client_certs`
+        (ca.crt, tls.crt, tls.key). `poll` is how often it reconciles an XR unasked,
+        which is when a flavor's edit reaches the actors that use it.
+        """
+        assert self.kube is not None
+        config = self.kube.kubeconfig(self.directory / "kubeconfig")
+        cache = self.directory / "xpkg"
+        cache.mkdir(exist_ok=True)
+        self.kube.apply(
+            {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "crossplane-system"}}
+        )
+        self._start(
+            "crossplane-core",
+            "core",
+            "start",
+            f"--poll-interval={poll}",
+            f"--metrics-port={free_port()}",
+            f"--health-probe-port={free_port()}",
+            "--package-runtime=External",
+            env={
+                **os.environ,
+                "KUBECONFIG": str(config),
+                "POD_NAMESPACE": "crossplane-system",
+                "ENABLE_WEBHOOKS": "false",
+                "XPKG_CACHE_DIR": str(cache),
+                "TLS_CLIENT_CERTS_DIR": str(client_certs),
+            },
+        )
+
     def stop(self) -> None:
         """Stop every component (SIGTERM, then SIGKILL after five seconds)."""
         for process in reversed(self.processes):
@@ -329,8 +370,3 @@ def control_plane() -> Iterator[ControlPlane]:
             yield plane
         finally:
             plane.stop()
-
-
-def environment_without(*names: str) -> dict[str, str]:
-    """This process's environment without the named variables."""
-    return {k: v for k, v in os.environ.items() if k not in names}

@@ -67,6 +67,18 @@ class Case:
         return documents
 
 
+def observed_file(example: str, stage: str) -> str | None:
+    """An example's observed resources at a life stage.
+
+    A v2 actor just created has observed nothing, and has no file for it: `crossplane
+    render` reads a file of comments alone as one empty object, which it refuses
+    beside a namespaced XR ("not in the same namespace as the XR").
+    """
+    if stage == "created" and example.startswith("v2/"):
+        return None
+    return f"examples/{example}/observed/{stage}.yaml"
+
+
 CASES = (
     [
         Case(
@@ -92,7 +104,7 @@ CASES = (
             f"v2-image-enhancer-{stage}",
             "examples/v2/image-enhancer/xr.yaml",
             composition="examples/v2/composition.yaml",
-            observed=f"examples/v2/image-enhancer/observed/{stage}.yaml",
+            observed=observed_file("v2/image-enhancer", stage),
             xrd="xrd/asyncactors.asya.sh.v2.yaml",
         )
         for stage in STAGES
@@ -111,7 +123,7 @@ CASES = (
             f"{prefix}{transport}-{stage}",
             f"examples/{folder}{transport}/xr.yaml",
             composition=composition,
-            observed=f"examples/{folder}{transport}/observed/{stage}.yaml",
+            observed=observed_file(f"{folder}{transport}", stage),
             xrd=xrd,
         )
         for prefix, folder, xrd in (

@@ -859,3 +859,26 @@ def test_an_xrd_that_cannot_define_the_xr_is_an_error(
     )
     assert result.returncode == 1
     assert error in result.stderr
+
+
+def test_a_legacy_xr_lists_the_condition_types_its_claim_shows() -> None:
+    # Crossplane's reconciler records, on a v1-form XR, each function condition aimed at
+    # the claim too, first seen first (status.claimConditionTypes); the real CLI prints it.
+    result = support.render_cli(
+        "examples/text-processor/xr.yaml",
+        "examples/composition.yaml",
+        "examples/functions.yaml",
+        "--xrd",
+        "xrd/xasyncactors.asya.sh.yaml",
+        "-e",
+        "examples/platform",
+        cwd=support.ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    xr = next(yaml.safe_load_all(result.stdout))
+    assert xr["status"]["claimConditionTypes"] == [
+        "FlavorsResolved",
+        "QueueReady",
+        "AutoscalerReady",
+        "WorkloadAvailable",
+    ]

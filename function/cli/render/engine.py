@@ -289,10 +289,17 @@ def composite(
     conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict)]
     for condition in rec.xr.get("status", {}).get("conditions") or []:
         set_condition(conditions, condition)
+    claim_types = list(rec.xr.get("status", {}).get("claimConditionTypes") or [])
     for condition in outcome.conditions:
         if condition.type not in SYSTEM_CONDITIONS:
             set_condition(conditions, function_condition(condition))
+            # A legacy XR lists the types its claim shows, first seen first.
+            aimed = condition.target == fnv1.TARGET_COMPOSITE_AND_CLAIM
+            if rec.legacy and aimed and condition.type not in claim_types:
+                claim_types.append(condition.type)
     rec.xr["status"] = status | {"conditions": conditions}
+    if claim_types:
+        rec.xr["status"]["claimConditionTypes"] = claim_types
     _mark(rec, {"type": "Synced", "status": "True", "reason": "ReconcileSuccess"})
     _mark(rec, _ready(desired))
 

@@ -1,0 +1,252 @@
+"""Crossplane core itself, against the real API server, calling function-asya over mutual TLS.
+
+Core finds a function through its active FunctionRevision's `status.endpoint`. Without a
+registry or Docker there is no package to install, so the rig writes that revision itself
+(paused, so the package manager leaves it alone) with the endpoint of a locally served
+function-asya and the `composition` capability, and runs core with the External package
+runtime. Everything past that is Crossplane's own code path: the XRD's CRDs, the
+Composition's pipeline, the gRPC call, composed objects, the XR's status.
+"""
+
+from __future__ import annotations
+
+import copy
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import support
+from tests.cluster import rig
+from tests.cluster.conftest import COMPOSED_CRDS, CROSSPLANE_CRDS, served_crd
+
+EXAMPLES = support.ROOT / "examples"
+FORMS = {
+    # form: XRD, Composition, the XR's kind, what the actor's author applies
+    "v1": ("xrd/xasyncactors.asya.sh.yaml", "examples/composition.yaml", "XAsyncActor"),
+    "v2": ("xrd/asyncactors.asya.sh.v2.yaml", "examples/v2/composition.yaml", "AsyncActor"),
+}
+API = "asya.sh/v1alpha1"
+NAMESPACE = "production"
+ACTOR = {
+    "apiVersion": API,
+    "kind": "AsyncActor",
+    "metadata": {"name": "enhancer", "namespace": NAMESPACE},
+    "spec": {
+        "actor": "enhancer",
+        "image": "ghcr.io/myorg/enhancer:v1",
+        "handler": "enhancer.process",
+        "flavors": ["gpu-a100"],
+    },
+}
+# The five composed objects of an SQS actor, by composition resource name.
+RESOURCES = {"deployment", "scaledobject", "serviceaccount", "sqs-queue", "triggerauthentication"}
+
+
+@dataclass
+class Cluster:
+    """A control plane with Crossplane core and function-asya, in one XR form."""
+
+    plane: rig.ControlPlane
+    kube: rig.Kube
+    form: str
+
+    @property
+    def xr_kind(self) -> str:
+        return FORMS[self.form][2]
+
+    def composed(self, xr: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """The XR's composed objects that exist now, by composition resource name."""
+        found = {}
+        for ref in xr.get("spec", {}).get("crossplane", xr.get("spec", {})).get("resourceRefs", []):
+            namespace = ref.get("namespace") or (NAMESPACE if self.form == "v2" else None)
+            try:
+                body = self.kube.get(ref["apiVersion"], ref["kind"], ref["name"], namespace)
+            except rig.KubeError as missing:
+                if missing.code == 404:
+                    continue
+                raise
+            found[body["metadata"]["annotations"]["crossplane.io/composition-resource-name"]] = body
+        return found
+
+    def xr(self, name: str) -> dict[str, Any]:
+        """The composite resource of an actor (v1: the claim's XR)."""
+        if self.form == "v2":
+            return self.kube.get(API, "AsyncActor", name, NAMESPACE)  # type: ignore[no-any-return]
+        claim = self.kube.get(API, "AsyncActor", name, NAMESPACE)
+        ref = claim["spec"]["resourceRef"]
+        return self.kube.get(API, "XAsyncActor", ref["name"])  # type: ignore[no-any-return]
+
+    def deployment(self, xr: dict[str, Any]) -> dict[str, Any]:
+        """The actor's Deployment as composed (v1: the manifest inside its Object)."""
+        body = self.composed(xr)["deployment"]
+        return body["spec"]["forProvider"]["manifest"] if self.form == "v1" else body  # type: ignore[no-any-return]
+
+
+def function_revision(endpoint: str) -> dict[str, Any]:
+    """The active revision of function-asya, as the package manager would have written it."""
+    return {
+        "apiVersion": "pkg.crossplane.io/v1",
+        "kind": "FunctionRevision",
+        "metadata": {
+            "name": "function-asya-rig",
+            "labels": {"pkg.crossplane.io/package": "function-asya"},
+            "annotations": {"crossplane.io/paused": "true"},
+        },
+        "spec": {
+            "desiredState": "Active",
+            "image": "xpkg.crossplane.io/asya/function-asya:v0.1.0",
+            "revision": 1,
+            "ignoreCrossplaneConstraints": True,
+        },
+    }
+
+
+def _client_pair(certs: support.Certificates, directory: Path) -> Path:
+    directory.mkdir()
+    (directory / "ca.crt").write_bytes(certs.ca)
+    (directory / "tls.crt").write_bytes(certs.client_cert)
+    (directory / "tls.key").write_bytes(certs.client_key)
+    return directory
+
+
+@pytest.fixture(scope="module", params=sorted(FORMS))
+def cluster(request: pytest.FixtureRequest) -> Iterator[Cluster]:
+    """A fresh control plane per form: the two XRDs both define asyncactors.asya.sh."""
+    form = request.param
+    xrd, composition, _ = FORMS[form]
+    with tempfile.TemporaryDirectory() as scratch, rig.control_plane() as plane:
+        kube = plane.kube
+        assert kube is not None
+        crds = rig.read_documents(*COMPOSED_CRDS, CROSSPLANE_CRDS)
+        kube.install([served_crd(c) for c in crds if c.get("kind") == "CustomResourceDefinition"])
+        plane.start_controller_manager()
+        certs = support.make_certificates(Path(scratch) / "server")
+        with support.serving("--tls-certs-dir", str(certs.directory)) as served:
+            revision = kube.apply(function_revision(served.address))
+            status = {"endpoint": served.address, "capabilities": ["composition"]}
+            kube.apply({**function_revision(served.address), "status": status}, status=True)
+            assert revision["metadata"]["name"]
+            plane.start_crossplane(_client_pair(certs, Path(scratch) / "client"))
+            for document in rig.read_documents(support.ROOT / xrd):
+                kube.apply(document)
+            rig.eventually(lambda: _offered(kube, FORMS[form][0]), 120, f"the {form} XRD offered")
+            kube.forget_kinds()
+            for document in rig.read_documents(
+                support.ROOT / composition, EXAMPLES / "flavors", EXAMPLES / "platform"
+            ):
+                kube.apply(document)
+            kube.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}})
+            try:
+                yield Cluster(plane, kube, form)
+            except BaseException:
+                print(plane.log("crossplane-core"))
+                raise
+
+
+def _offered(kube: rig.Kube, xrd_file: str) -> bool:
+    [xrd] = rig.read_documents(support.ROOT / xrd_file)
+    body = kube.get(xrd["apiVersion"], "CompositeResourceDefinition", xrd["metadata"]["name"])
+    conditions = {c["type"]: c["status"] for c in body.get("status", {}).get("conditions", [])}
+    wanted = ("Established", "Offered") if "claimNames" in xrd["spec"] else ("Established",)
+    return all(conditions.get(name) == "True" for name in wanted)
+
+
+def _ready_to_read(cluster: Cluster, name: str) -> dict[str, Any]:
+    def composed_all() -> dict[str, Any] | None:
+        xr = cluster.xr(name)
+        return xr if set(cluster.composed(xr)) == RESOURCES else None
+
+    return rig.eventually(composed_all, 120, f"{name}'s five composed objects")  # type: ignore[no-any-return]
+
+
+def test_an_actor_composes_its_five_objects_and_shows_its_phase(cluster: Cluster) -> None:
+    cluster.kube.apply(copy.deepcopy(ACTOR))
+    xr = _ready_to_read(cluster, "enhancer")
+    assert set(cluster.composed(xr)) == RESOURCES
+    phased = rig.eventually(
+        lambda: cluster.xr("enhancer").get("status", {}).get("phase"), 60, "the XR's phase"
+    )
+    # No pods run in the rig: the actor is being created.
+    assert phased == "Creating"
+    table = cluster.kube.request(
+        "GET",
+        cluster.kube.path(API, "AsyncActor", NAMESPACE, "enhancer"),
+        None,
+    )
+    assert table["spec"]["actor"] == "enhancer"
+
+
+def test_a_flavor_edit_reaches_the_deployment_without_touching_the_actor(
+    cluster: Cluster,
+) -> None:
+    xr = _ready_to_read(cluster, "enhancer")
+    generation = xr["metadata"]["generation"]
+    memory = _memory(cluster.deployment(xr))
+    assert memory == "16Gi"
+    [edited] = rig.read_documents(EXAMPLES / "flavor-change" / "gpu-a100.yaml")
+    cluster.kube.apply(edited)
+    rig.eventually(
+        lambda: _memory(cluster.deployment(cluster.xr("enhancer"))) == "24Gi",
+        90,
+        "the Deployment to ask for the flavor's new memory",
+    )
+    assert cluster.xr("enhancer")["metadata"]["generation"] == generation
+
+
+def _memory(deployment: dict[str, Any]) -> str:
+    [runtime] = [
+        c
+        for c in deployment["spec"]["template"]["spec"]["containers"]
+        if c["name"] == "asya-runtime"
+    ]
+    return runtime["resources"]["requests"]["memory"]  # type: ignore[no-any-return]
+
+
+def test_a_second_actor_on_the_same_queue_is_refused_and_the_first_keeps_its_objects(
+    cluster: Cluster,
+) -> None:
+    first = _ready_to_read(cluster, "enhancer")
+    before = {name: body["metadata"]["uid"] for name, body in cluster.composed(first).items()}
+    namesake = copy.deepcopy(ACTOR)
+    namesake["metadata"]["name"] = "enhancer-copy"
+    cluster.kube.apply(namesake)
+
+    def refused() -> str | None:
+        xr = cluster.xr("enhancer-copy")
+        for condition in xr.get("status", {}).get("conditions", []):
+            if condition["type"] == "Synced" and condition["status"] == "False":
+                return condition.get("message", "")  # type: ignore[no-any-return]
+        return None
+
+    message = rig.eventually(refused, 90, "the namesake refused")
+    assert "enhancer" in message
+    assert cluster.composed(cluster.xr("enhancer-copy")) == {}
+    after = {name: body["metadata"]["uid"] for name, body in cluster.composed(first).items()}
+    assert after == before
+    cluster.kube.delete(API, "AsyncActor", "enhancer-copy", NAMESPACE)
+
+
+def test_deleting_the_actor_deletes_its_objects(cluster: Cluster) -> None:
+    xr = _ready_to_read(cluster, "enhancer")
+    refs = list(cluster.composed(xr).values())
+    cluster.kube.delete(API, "AsyncActor", "enhancer", NAMESPACE)
+
+    def gone() -> bool:
+        for body in refs:
+            meta = body["metadata"]
+            try:
+                cluster.kube.get(
+                    body["apiVersion"], body["kind"], meta["name"], meta.get("namespace")
+                )
+            except rig.KubeError as missing:
+                if missing.code != 404:
+                    raise
+            else:
+                return False
+        return True
+
+    rig.eventually(gone, 120, "the actor's composed objects deleted")
