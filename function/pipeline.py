@@ -136,6 +136,9 @@ class FunctionRunner:
             resolution = actor.resolve_with(xr, prepared.settings, prepared.flavors)
             own = parse.fetched(req, requirements.WORKLOADS_KEY)
             ownership.refuse_if_taken(xr, resolution.spec.actor, own)
+            ownership.refuse_if_wrapped_taken(
+                xr, resolution.spec.actor, parse.fetched(req, requirements.WRAPPED_WORKLOADS_KEY)
+            )
             ownership.refuse_if_queue_taken(
                 xr,
                 resolution.spec.actor,
@@ -208,6 +211,8 @@ def _actors_own(
         *requirements.for_queue_namesakes(actor, xr.namespace),
         *requirements.for_autoscaler(actor, xr.namespace),
     ]
+    if not xr.namespaced:
+        wanted += requirements.for_wrapped_workloads(actor)
     if health.needs_pods(observed.get(meta.DEPLOYMENT)):
         wanted += requirements.for_pods(actor, xr.namespace)
     return wanted

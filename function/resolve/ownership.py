@@ -50,13 +50,47 @@ def refuse_if_taken(xr: Composite, actor: str, deployments: Sequence[Any] | None
             continue
         owner = labels.get(COMPOSITE_LABEL)
         if isinstance(owner, str) and owner and owner != xr.name:
-            raise ActorTakenError(
-                f'invalid actor spec: actor: "{actor}" is taken in namespace "{namespace}" by '
-                f'XR "{owner}" (its Deployment {namespace}/{name}): both would compose the queue '
-                f"asya-{namespace}-{actor} and the Deployment {actor}, and deleting either "
-                "would delete the other's; choose another spec.actor",
-                path="actor",
-            )
+            raise _taken(actor, namespace, owner, name)
+
+
+def _taken(actor: str, namespace: str, owner: str, deployment: str) -> ActorTakenError:
+    return ActorTakenError(
+        f'invalid actor spec: actor: "{actor}" is taken in namespace "{namespace}" by '
+        f'XR "{owner}" (its Deployment {namespace}/{deployment}): both would compose the queue '
+        f"asya-{namespace}-{actor} and the Deployment {actor}, and deleting either "
+        "would delete the other's; choose another spec.actor",
+        path="actor",
+    )
+
+
+def refuse_if_wrapped_taken(xr: Composite, actor: str, objects: Sequence[Any] | None) -> None:
+    """Refuse the actor when an older XR's Object wraps a Deployment of its name (v1 form).
+
+    Each XR's Objects have names of their own, so two of them can exist at once
+    (Crossplane composed both before either saw the other's): the older keeps the
+    name, and the other is refused, so the two are never both refused.
+
+    Raises:
+        ActorTakenError: naming the XR that has the name, and its Deployment.
+    """
+    ours: tuple[str, str] | None = None
+    others: list[tuple[str, str, str]] = []
+    for body in objects or ():
+        manifest = value_at(body, ("spec", "forProvider", "manifest"))
+        namespace, name, labels = _labels(manifest)
+        owner = labels.get(COMPOSITE_LABEL)
+        if namespace != xr.namespace or labels.get(ACTOR_LABEL) != actor:
+            continue
+        if not isinstance(owner, str) or not owner:
+            continue
+        age = (_created(body), owner)
+        if owner == xr.name:
+            ours = age if ours is None else min(ours, age)
+        else:
+            others.append((*age, name))
+    for created, owner, name in sorted(others):
+        if ours is None or (created, owner) < ours:
+            raise _taken(actor, xr.namespace, owner, name)
 
 
 def refuse_if_queue_taken(

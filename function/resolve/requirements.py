@@ -108,6 +108,28 @@ def for_workloads(actor: Any, namespace: str) -> list[Requirement]:
     return _labelled(WORKLOADS_KEY, "apps/v1", "Deployment", actor, namespace)
 
 
+# The v1 form's Deployment is a manifest inside provider-kubernetes' (cluster-scoped)
+# Object, which exists as soon as Crossplane composes it; the Deployment itself only once
+# the provider has applied it. The Objects that wrap an actor's Deployment, by its labels.
+WRAPPED_WORKLOADS_KEY = "actor-objects"
+WRAPPER_API_VERSION = "kubernetes.crossplane.io/v1alpha2"
+
+
+def for_wrapped_workloads(actor: Any) -> list[Requirement]:
+    """Ask for the Objects that wrap a Deployment of the actor's name (v1 form)."""
+    if not isinstance(actor, str) or names.label_problem(actor):
+        return []
+    return [
+        Requirement(
+            key=WRAPPED_WORKLOADS_KEY,
+            flavor="",
+            api_version=WRAPPER_API_VERSION,
+            kind="Object",
+            match_labels=((pod.ACTOR_LABEL, actor), ("app.kubernetes.io/component", "actor")),
+        )
+    ]
+
+
 # The Deployments of the actors of other namespaces whose queue would bear this actor's
 # queue's name: asya-<namespace>-<actor> splits at any '-', so `team-a`/`echo` and
 # `team`/`a-echo` would share asya-team-a-echo. Keyed by that namespace.

@@ -44,6 +44,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if Path(str(item.fspath)).parent == Path(__file__).parent:
             item.add_marker(pytest.mark.slow)
+            # Starting a control plane and Crossplane takes longer than one unit test may.
+            item.add_marker(pytest.mark.timeout(600))
             if reason:
                 item.add_marker(pytest.mark.skip(reason=reason))
 

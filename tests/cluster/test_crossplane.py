@@ -77,13 +77,38 @@ class Cluster:
         if self.form == "v2":
             return self.kube.get(API, "AsyncActor", name, NAMESPACE)  # type: ignore[no-any-return]
         claim = self.kube.get(API, "AsyncActor", name, NAMESPACE)
-        ref = claim["spec"]["resourceRef"]
+        ref = claim["spec"].get("resourceRef")
+        if ref is None:
+            raise rig.KubeError(404, f"claim {name} has no XR yet")
         return self.kube.get(API, "XAsyncActor", ref["name"])  # type: ignore[no-any-return]
 
     def deployment(self, xr: dict[str, Any]) -> dict[str, Any]:
         """The actor's Deployment as composed (v1: the manifest inside its Object)."""
         body = self.composed(xr)["deployment"]
         return body["spec"]["forProvider"]["manifest"] if self.form == "v1" else body  # type: ignore[no-any-return]
+
+
+def provide_queue(kube: rig.Kube, queue: dict[str, Any]) -> None:
+    """Play provider-aws's part, which the rig does not run: the queue exists, with its URL."""
+    name = queue["spec"]["forProvider"]["name"]
+    region = queue["spec"]["forProvider"]["region"]
+    url = f"https://sqs.{region}.amazonaws.com/123456789012/{name}"
+    since = "2026-01-01T00:00:00Z"
+    kube.apply(
+        {
+            "apiVersion": queue["apiVersion"],
+            "kind": queue["kind"],
+            "metadata": {k: v for k, v in queue["metadata"].items() if k in ("name", "namespace")},
+            "status": {
+                "atProvider": {"arn": f"arn:aws:sqs:{region}:123456789012:{name}", "url": url},
+                "conditions": [
+                    {"type": t, "status": "True", "reason": r, "lastTransitionTime": since}
+                    for t, r in (("Ready", "Available"), ("Synced", "ReconcileSuccess"))
+                ],
+            },
+        },
+        status=True,
+    )
 
 
 def function_revision(endpoint: str) -> dict[str, Any]:
@@ -135,11 +160,14 @@ def cluster(request: pytest.FixtureRequest) -> Iterator[Cluster]:
                 kube.apply(document)
             rig.eventually(lambda: _offered(kube, FORMS[form][0]), 120, f"the {form} XRD offered")
             kube.forget_kinds()
-            for document in rig.read_documents(
+            documents = rig.read_documents(
                 support.ROOT / composition, EXAMPLES / "flavors", EXAMPLES / "platform"
-            ):
+            )
+            namespaces = {d["metadata"].get("namespace") for d in documents} | {NAMESPACE}
+            for namespace in sorted(n for n in namespaces if n):
+                kube.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}})
+            for document in documents:
                 kube.apply(document)
-            kube.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}})
             try:
                 yield Cluster(plane, kube, form)
             except BaseException:
@@ -156,9 +184,19 @@ def _offered(kube: rig.Kube, xrd_file: str) -> bool:
 
 
 def _ready_to_read(cluster: Cluster, name: str) -> dict[str, Any]:
+    """The actor's XR once all five objects are composed.
+
+    The ScaledObject follows the queue's URL, which the rig provides as soon as
+    the queue is composed.
+    """
+
     def composed_all() -> dict[str, Any] | None:
         xr = cluster.xr(name)
-        return xr if set(cluster.composed(xr)) == RESOURCES else None
+        composed = cluster.composed(xr)
+        queue = composed.get("sqs-queue")
+        if queue is not None and not queue.get("status", {}).get("atProvider"):
+            provide_queue(cluster.kube, queue)
+        return xr if set(composed) == RESOURCES else None
 
     return rig.eventually(composed_all, 120, f"{name}'s five composed objects")  # type: ignore[no-any-return]
 

@@ -57,8 +57,10 @@ def test_the_function_asks_for_what_the_boundary_looks_up(
 ) -> None:
     asked = asked_by_the_function(xr, mode, capable=capable)
     # Besides the flavors, the function asks for the Deployments and KEDA's HPA of the
-    # actor's name.
+    # actor's name, and in the v1 form for the Objects that wrap its Deployment.
     own = {(requirements.WORKLOADS_KEY, "ml"), (requirements.AUTOSCALER_KEY, "ml")}
+    if xr is CLUSTER_SCOPED:
+        own.add((requirements.WRAPPED_WORKLOADS_KEY, ""))
     assert own <= asked
     assert asked - own == looked_up(xr, mode, capable=capable)
 

@@ -221,3 +221,56 @@ def test_lint_reports_two_actors_whose_queues_share_a_name(tmp_path: Path) -> No
     assert shared["message"].startswith(
         "the queue asya-team-a-echo is the queue of 2 AsyncActors (team/a-echo, team-a/echo)"
     )
+
+
+def wrapped(composite: str, created: str, namespace: str = "team") -> dict[str, Any]:
+    """provider-kubernetes' Object around an actor echo's Deployment, as the v1 form composes it."""
+    manifest = deployment(namespace, "echo", composite)
+    labels = {"asya.sh/actor": "echo", "app.kubernetes.io/component": "actor"}
+    return {
+        "apiVersion": "kubernetes.crossplane.io/v1alpha2",
+        "kind": "Object",
+        "metadata": {"name": f"{composite}-d1", "labels": labels, "creationTimestamp": created},
+        "spec": {"forProvider": {"manifest": manifest}},
+    }
+
+
+def wrapped_answer(*objects: dict[str, Any]) -> fnv1.RunFunctionResponse:
+    """The answer for MINIMAL_XR (XR echo-abcde) with these Objects fetched and no Deployment."""
+    req = support.request(copy.deepcopy(support.MINIMAL_XR), input=support.struct({}))
+    items = req.required_resources[requirements.WRAPPED_WORKLOADS_KEY]
+    for body in objects:
+        items.items.add().resource.update(body)
+    return fn.FunctionRunner().answer(req).message()
+
+
+def test_the_v1_form_asks_for_the_objects_that_wrap_its_deployment() -> None:
+    # Found by the real Crossplane in tests/cluster: without provider-kubernetes having
+    # applied the first actor's Deployment yet, a second actor of the name composed too.
+    selector = answer().requirements.resources[requirements.WRAPPED_WORKLOADS_KEY]
+    assert (selector.api_version, selector.kind, selector.namespace) == (
+        "kubernetes.crossplane.io/v1alpha2",
+        "Object",
+        "",
+    )
+    assert dict(selector.match_labels.labels) == {
+        "asya.sh/actor": "echo",
+        "app.kubernetes.io/component": "actor",
+    }
+
+
+def test_an_older_xrs_object_of_the_name_refuses_the_actor() -> None:
+    other = wrapped("other-echo-x9z8y", "2026-01-01T00:00:00Z")
+    [message] = support.fatal_messages(wrapped_answer(other))
+    assert 'is taken in namespace "team" by XR "other-echo-x9z8y"' in message
+    # Both composed before either saw the other: the younger is refused, the older kept.
+    ours = wrapped("echo-abcde", "2026-01-02T00:00:00Z")
+    assert support.fatal_messages(wrapped_answer(other, ours)) != []
+    older = wrapped("echo-abcde", "2025-12-31T00:00:00Z")
+    assert support.fatal_messages(wrapped_answer(other, older)) == []
+
+
+def test_an_object_of_the_name_in_another_namespace_or_our_own_takes_nothing() -> None:
+    elsewhere = wrapped("other-echo-x9z8y", "2026-01-01T00:00:00Z", namespace="other")
+    ours = wrapped("echo-abcde", "2026-01-02T00:00:00Z")
+    assert support.fatal_messages(wrapped_answer(elsewhere, ours)) == []
