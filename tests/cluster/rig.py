@@ -69,13 +69,18 @@ class Kube:
         self._tls.verify_mode = ssl.CERT_NONE
 
     def request(
-        self, method: str, path: str, body: Any = None, content_type: str = "application/json"
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        content_type: str = "application/json",
+        accept: str = "application/json",
     ) -> Any:
         """One call; the decoded JSON answer, or KubeError with the server's Status."""
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.server + path, data=data, method=method)  # noqa: S310
         req.add_header("Authorization", f"Bearer {self.token}")
-        req.add_header("Accept", "application/json")
+        req.add_header("Accept", accept)
         if data is not None:
             req.add_header("Content-Type", content_type)
         try:
@@ -129,6 +134,16 @@ class Kube:
             body,
             "application/apply-patch+yaml",
         )
+
+    def columns(self, api_version: str, kind: str, namespace: str | None) -> list[dict[str, Any]]:
+        """What `kubectl get` prints of a kind: each row's cells by column name."""
+        table = self.request(
+            "GET",
+            self.path(api_version, kind, namespace),
+            accept="application/json;as=Table;v=v1;g=meta.k8s.io",
+        )
+        names = [column["name"] for column in table["columnDefinitions"]]
+        return [dict(zip(names, row["cells"], strict=True)) for row in table["rows"]]
 
     def get(self, api_version: str, kind: str, name: str, namespace: str | None = None) -> Any:
         """One object; KubeError 404 when it does not exist."""
@@ -296,7 +311,7 @@ class ControlPlane:
             f"--secure-port={free_port()}",
             "--leader-elect=false",
             f"--service-account-private-key-file={self.directory / 'sa.key'}",
-            "--controllers=garbage-collector,namespace,serviceaccount-token",
+            "--controllers=garbage-collector-controller,namespace-controller",
             "--use-service-account-credentials=false",
         )
 

@@ -106,3 +106,37 @@ def test_fuzzed_specs_render_what_the_api_server_accepts(
 ) -> None:
     req = test_fuzz.fuzzed_request(spec, flavor, {}, "fuzz")
     accepted_unless_refused(test_fuzz.call(req), dry_run)
+
+
+def test_the_judge_refuses_what_the_api_server_refuses(dry_run: DryRun) -> None:
+    # The same apply refuses an unknown field, a value of the wrong type and a rule
+    # beyond the schema: a dry run that said yes to everything would prove nothing.
+    [case] = [case for case in CASES if case.name == "text-processor-ready"]
+    documents, _ = case.run()
+    [deployment] = [
+        d
+        for d in documents
+        if d.get("metadata", {})
+        .get("annotations", {})
+        .get("crossplane.io/composition-resource-name")
+        == "deployment"
+    ]
+    manifest = deployment["spec"]["forProvider"]["manifest"]
+    pod = manifest["spec"]["template"]["spec"]
+    broken = [
+        {**manifest, "spec": {**manifest["spec"], "bogus": 1}},
+        {**manifest, "spec": {**manifest["spec"], "replicas": "two"}},
+        {
+            **manifest,
+            "spec": {
+                **manifest["spec"],
+                "template": {
+                    **manifest["spec"]["template"],
+                    "spec": {**pod, "containers": [{**pod["containers"][0], "name": "Bad_Name"}]},
+                },
+            },
+        },
+    ]
+    for body in broken:
+        assert dry_run.refused(body) != [], body["spec"]
+    assert dry_run.refused(manifest) == []

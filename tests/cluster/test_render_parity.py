@@ -72,9 +72,7 @@ PARITY_CASES = [case for case in CASES if not case.status_lost]
 
 
 @pytest.mark.parametrize("case", PARITY_CASES, ids=lambda case: case.name)
-def test_the_real_cli_and_ours_print_the_same_documents(
-    case: Case, served: support.Served
-) -> None:
+def test_the_real_cli_and_ours_print_the_same_documents(case: Case, served: support.Served) -> None:
     real = real_render(case, served.address)
     ours = support.render_cli(*arguments(case), cwd=support.ROOT)
     assert ours.returncode == real.returncode, (real.stderr, ours.stderr)
