@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import json_format
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from function import pipeline as fn
@@ -19,7 +19,7 @@ from tests.cluster.dry_run import DryRun
 from tests.golden.cases import CASES, Case
 from tests.unit import test_fuzz, test_pod_properties
 
-GENERATED = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+GENERATED = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +48,9 @@ def accepted_unless_refused(
 ) -> None:
     """An answer is a Fatal of ours, or objects the API server accepts."""
     if support.fatal_messages(rsp):
+        event("refused by the function")
         return
+    event("rendered and applied")
     assert dry_run.refusals(composed(rsp), namespace) == []
 
 
