@@ -17,6 +17,7 @@ from function.errors import InputError
 from function.models import messages, pod
 from function.models.aws import AWS, IAM_ROLE_ARN, IRSA, SQS
 from function.models.brokers import PubSub, RabbitMQ
+from function.models.security import RESTRICTED_VOLUMES, PodSecurityLevel, VolumeKind
 from function.models.settings import (
     AbsolutePath,
     Image,
@@ -139,6 +140,22 @@ class Input(Settings):
         "on Crossplane 2 (capabilities advertised, or a namespaced XR).",
     )
     ttl: str = Field("60s", description="How long Crossplane may cache the response.")
+    pod_security: PodSecurityLevel = Field(
+        "baseline",
+        description="The Pod Security Standard every actor's pod meets, the platform's "
+        "containers included: baseline, restricted, or privileged (no check).",
+    )
+    allowed_volumes: tuple[VolumeKind, ...] = Field(
+        RESTRICTED_VOLUMES,
+        description="The volume kinds an actor or flavor may use; by default those Pod "
+        "Security restricted permits. hostPath also needs podSecurity: privileged.",
+    )
+
+    @field_validator("allowed_volumes", mode="before")
+    @classmethod
+    def _volumes_as_listed(cls, value: Any) -> Any:
+        # YAML gives a list; the Input is immutable (and hashable), so it keeps a tuple.
+        return tuple(value) if isinstance(value, list) else value
 
     @field_validator("ttl")
     @classmethod

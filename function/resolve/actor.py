@@ -12,7 +12,15 @@ from typing import Any
 
 from function.models.input import Input
 from function.models.xr import Composite
-from function.resolve import layers, requirements, scaling_rules, sources, timeouts, validate
+from function.resolve import (
+    layers,
+    pod_security,
+    requirements,
+    scaling_rules,
+    sources,
+    timeouts,
+    validate,
+)
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,7 @@ def resolve_with(xr: Composite, settings: Input, flavors: layers.Flavors) -> lay
         FunctionError: for a conflict the actor does not settle, or an invalid value.
     """
     resolution = layers.resolve_with(xr, flavors)
+    pod_security.check(settings, resolution.provenance)
     validate.check(resolution.spec, settings, resolution.provenance)
     scaling_rules.check(resolution.spec, resolution.provenance)
     contradicting = timeouts.contradictions(resolution, settings)

@@ -12,6 +12,7 @@ import pytest
 
 from function import pipeline as fn
 from function.errors import FlavorError
+from function.models.security import VOLUME_KINDS
 from function.resolve import (
     kube_rules,
     kube_schemas,
@@ -24,8 +25,13 @@ from tests import support
 from tests.unit.test_flavors import flavor, resolve
 
 
+# Every volume kind allowed and no Pod Security level: these rows reach the rules behind
+# the allow-list and the level (tests/unit/test_pod_security.py holds those two).
+OPEN = support.struct({"podSecurity": "privileged", "allowedVolumes": sorted(VOLUME_KINDS)})
+
+
 def answer(data: dict[str, Any]) -> list[str]:
-    rsp = fn.FunctionRunner().answer(support.flavored_request(data)).message()
+    rsp = fn.FunctionRunner().answer(support.flavored_request(data, input=OPEN)).message()
     refused = support.fatal_messages(rsp)
     assert bool(refused) != bool(rsp.desired.resources)
     return refused

@@ -88,8 +88,8 @@ def refusal(flavor_data: dict[str, Any]) -> str:
             "(as Kubernetes' Container)",
         ),
         (
-            {"volumes": [{"name": "v", "hostPath": {"path": 5}}]},
-            'volumes[v]: hostPath.path: the value is not of type "string" (as Kubernetes\' Volume)',
+            {"volumes": [{"name": "v", "secret": {"secretName": 5}}]},
+            'volumes[v]: secret.secretName: the value is not of types "null", "string" (as Kubernetes\' Volume)',
         ),
         (
             {
@@ -113,7 +113,7 @@ def refusal(flavor_data: dict[str, Any]) -> str:
         "an unknown key under resources",
         "an env source that is none",
         "an unknown init container field",
-        "a hostPath that is a number",
+        "a secret name that is a number",
         "an init container's port past int32",
     ],
 )
@@ -401,9 +401,11 @@ def test_a_part_merged_from_several_layers_blames_the_one_that_set_the_wrong_val
 
 def test_a_refusal_never_repeats_the_value_it_refuses() -> None:
     # Refusals become events: a value put in the wrong place may be a credential.
-    message = refusal({"volumes": [{"name": "v", "hostPath": {"path": {"token": "s3cr3t"}}}]})
+    message = refusal({"volumes": [{"name": "v", "secret": {"secretName": {"token": "s3cr3t"}}}]})
     assert "s3cr3t" not in message
-    assert message.startswith("invalid flavor data: volumes[v]: hostPath.path: the value is not")
+    assert message.startswith(
+        "invalid flavor data: volumes[v]: secret.secretName: the value is not"
+    )
 
 
 @pytest.mark.parametrize("image", ["", " sidecar:1", "sidecar:1\n"])

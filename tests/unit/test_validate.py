@@ -177,8 +177,8 @@ RULES = [
     ),
     PodRule(
         reason="a field Kubernetes' Volume type does not have",
-        actor={"volumes": [{"name": "data", "hostPath": {"path": 5}}]},
-        message='invalid actor spec: volumes[data]: hostPath.path: the value is not of type "string" '
+        actor={"volumes": [{"name": "data", "secret": {"secretName": 5}}]},
+        message='invalid actor spec: volumes[data]: secret.secretName: the value is not of types "null", "string" '
         f"(as Kubernetes' Volume) {ACTOR}",
     ),
     PodRule(

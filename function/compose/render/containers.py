@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -29,6 +30,24 @@ def _probe(plan: Plan, **timing: int) -> dict[str, Any]:
     socket_dir = plan.settings.sidecar.socket_dir
     check = f"test -S {socket_dir}/asya-runtime.sock && test -f {socket_dir}/runtime-ready"
     return {"exec": {"command": ["sh", "-c", check]}, **timing}
+
+
+# Under Pod Security restricted (SPEC §6.0), each of the platform's containers and the pod.
+RESTRICTED_CONTAINER: dict[str, Any] = {
+    "allowPrivilegeEscalation": False,
+    "capabilities": {"drop": ["ALL"]},
+}
+RESTRICTED_POD: dict[str, Any] = {
+    "runAsNonRoot": True,
+    "seccompProfile": {"type": "RuntimeDefault"},
+}
+
+
+def _hardened(plan: Plan, container: dict[str, Any]) -> dict[str, Any]:
+    """A platform container, with what Pod Security restricted requires when the Input asks."""
+    if plan.settings.pod_security == "restricted":
+        container["securityContext"] = copy.deepcopy(RESTRICTED_CONTAINER)
+    return container
 
 
 def runtime(plan: Plan) -> dict[str, Any]:
@@ -90,7 +109,7 @@ def runtime(plan: Plan) -> dict[str, Any]:
     }
     if spec.resources:
         container["resources"] = spec.resources
-    return container
+    return _hardened(plan, container)
 
 
 def sidecar_image(plan: Plan) -> tuple[str, str]:
@@ -167,7 +186,7 @@ def sidecar(plan: Plan) -> dict[str, Any]:
         container["envFrom"] = env_from
     if spec.sidecar is not None and spec.sidecar.resources:
         container["resources"] = spec.sidecar.resources
-    return container
+    return _hardened(plan, container)
 
 
 def connectors(plan: Plan) -> list[dict[str, Any]]:
@@ -185,5 +204,5 @@ def connectors(plan: Plan) -> list[dict[str, Any]]:
         }
         if connector.resources:
             container["resources"] = connector.resources
-        out.append(container)
+        out.append(_hardened(plan, container))
     return out

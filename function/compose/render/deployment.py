@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from function.compose.render import containers, meta, transports
@@ -57,6 +58,8 @@ def render(plan: Plan) -> dict[str, Any]:
         *(as_data(container) for container in spec.sidecars),
     ]
     template_spec["volumes"] = _volumes(plan)
+    if plan.settings.pod_security == "restricted":
+        template_spec["securityContext"] = copy.deepcopy(containers.RESTRICTED_POD)
     if spec.node_selector:
         template_spec["nodeSelector"] = spec.node_selector
     if spec.tolerations:

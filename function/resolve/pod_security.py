@@ -1,0 +1,188 @@
+"""The volume kinds the platform allows, and the Pod Security level it chose (SPEC §6.0).
+
+Checked on the parts of the pod an actor or flavor supplies (volumes, sidecars, init
+containers): the platform's own containers are rendered to meet the level. The checks
+are Kubernetes' Pod Security Standards as its admission runs them (pod-security-admission
+1.36), for the fields an actor can set; the real API server, labelled with the level,
+judges them in the suite (tests/cluster).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from function.models.input import Input
+from function.models.pod import Loc
+from function.models.security import RESTRICTED_VOLUMES, VOLUME_KINDS
+from function.resolve.provenance import Provenance
+
+# Pod Security baseline: the capabilities a container may add (the runtime's defaults).
+BASELINE_CAPABILITIES = frozenset(
+    {
+        "AUDIT_WRITE",
+        "CHOWN",
+        "DAC_OVERRIDE",
+        "FOWNER",
+        "FSETID",
+        "KILL",
+        "MKNOD",
+        "NET_BIND_SERVICE",
+        "SETFCAP",
+        "SETGID",
+        "SETPCAP",
+        "SETUID",
+        "SYS_CHROOT",
+    }
+)
+SELINUX_TYPES = frozenset(
+    {"", "container_t", "container_init_t", "container_kvm_t", "container_engine_t"}
+)
+PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
+Problem = tuple[Loc, str]
+
+
+def check(settings: Input, origin: Provenance) -> None:
+    """Refuse volumes of kinds not allowed, and what breaks the Input's Pod Security level.
+
+    Raises:
+        function.errors.FlavorError: (its SpecError form for the actor's own values) naming each field,
+            the level, and the flavor or actor that set it.
+    """
+    problems = list(_volumes(settings, origin.data))
+    if settings.pod_security != "privileged":
+        for loc, container in _containers(origin.data):
+            problems += _baseline(settings, loc, container)
+            if settings.pod_security == "restricted":
+                problems += _restricted(settings, loc, container)
+    if problems:
+        raise origin.refuse_all([(loc, message, False, ()) for loc, message in problems])
+
+
+def _kind(volume: Mapping[str, Any]) -> str | None:
+    return next((key for key in volume if key in VOLUME_KINDS), None)
+
+
+def _volumes(settings: Input, data: Mapping[str, Any]) -> Iterator[Problem]:
+    allowed = settings.allowed_volumes
+    level = settings.pod_security
+    for index, volume in enumerate(data.get("volumes") or []):
+        kind = _kind(volume) if isinstance(volume, Mapping) else None
+        if kind is None:
+            continue  # no source: Kubernetes makes it an emptyDir
+        loc = ("volumes", index, kind)
+        if kind not in allowed:
+            yield (
+                loc,
+                (
+                    f"{kind} volumes are not allowed: the platform allows "
+                    f"{', '.join(sorted(allowed)) or 'none'} (Input allowedVolumes)"
+                ),
+            )
+        elif kind == "hostPath" and level != "privileged":
+            yield loc, f"Pod Security {level} (Input podSecurity) forbids hostPath volumes"
+        elif level == "restricted" and kind not in RESTRICTED_VOLUMES:
+            yield loc, f"Pod Security restricted (Input podSecurity) forbids {kind} volumes"
+
+
+def _containers(data: Mapping[str, Any]) -> Iterator[tuple[Loc, Mapping[str, Any]]]:
+    for field in ("initContainers", "sidecars"):
+        for index, container in enumerate(data.get(field) or []):
+            if isinstance(container, Mapping):
+                yield (field, index), container
+
+
+def _context(container: Mapping[str, Any]) -> Mapping[str, Any]:
+    context = container.get("securityContext")
+    return context if isinstance(context, Mapping) else {}
+
+
+def _baseline(settings: Input, loc: Loc, container: Mapping[str, Any]) -> Iterator[Problem]:
+    level = f"Pod Security {settings.pod_security} (Input podSecurity) forbids"
+    context = _context(container)
+    at = (*loc, "securityContext")
+    if context.get("privileged") is True:
+        yield (*at, "privileged"), f"{level} privileged containers"
+    added = _capabilities(context, "add")
+    if settings.pod_security == "baseline" and (
+        extra := sorted(set(added) - BASELINE_CAPABILITIES)
+    ):
+        yield (*at, "capabilities", "add"), f"{level} adding {', '.join(extra)}"
+    if context.get("procMount") not in (None, "Default"):
+        yield (*at, "procMount"), f"{level} a procMount other than Default"
+    seccomp = _type(context, "seccompProfile")
+    if seccomp is not None and seccomp not in ("RuntimeDefault", "Localhost"):
+        yield (*at, "seccompProfile", "type"), f"{level} the seccomp profile {seccomp}"
+    apparmor = _type(context, "appArmorProfile")
+    if apparmor is not None and apparmor not in ("RuntimeDefault", "Localhost"):
+        yield (*at, "appArmorProfile", "type"), f"{level} the AppArmor profile {apparmor}"
+    yield from _selinux(level, at, context)
+    windows = context.get("windowsOptions")
+    if isinstance(windows, Mapping) and windows.get("hostProcess") is True:
+        yield (*at, "windowsOptions", "hostProcess"), f"{level} Windows host processes"
+    yield from _host_ports(level, loc, container)
+    yield from _hosts(level, loc, container)
+
+
+def _selinux(level: str, at: Loc, context: Mapping[str, Any]) -> Iterator[Problem]:
+    options = context.get("seLinuxOptions")
+    if not isinstance(options, Mapping):
+        return
+    if options.get("type", "") not in SELINUX_TYPES:
+        yield (*at, "seLinuxOptions", "type"), f"{level} the SELinux type {options['type']}"
+    for key in ("user", "role"):
+        if options.get(key):
+            yield (*at, "seLinuxOptions", key), f"{level} setting an SELinux {key}"
+
+
+def _host_ports(level: str, loc: Loc, container: Mapping[str, Any]) -> Iterator[Problem]:
+    ports = container.get("ports")
+    for index, port in enumerate(ports if isinstance(ports, list) else []):
+        if isinstance(port, Mapping) and port.get("hostPort") not in (None, 0):
+            yield (*loc, "ports", index, "hostPort"), f"{level} host ports"
+
+
+def _hosts(level: str, loc: Loc, container: Mapping[str, Any]) -> Iterator[Problem]:
+    """A probe or lifecycle hook aimed at another host (Pod Security 1.34+)."""
+    handlers: list[tuple[Loc, Any]] = [((*loc, probe), container.get(probe)) for probe in PROBES]
+    lifecycle = container.get("lifecycle")
+    if isinstance(lifecycle, Mapping):
+        handlers += [
+            ((*loc, "lifecycle", hook), lifecycle.get(hook)) for hook in ("postStart", "preStop")
+        ]
+    for at, handler in handlers:
+        for action in ("httpGet", "tcpSocket"):
+            target = handler.get(action) if isinstance(handler, Mapping) else None
+            if isinstance(target, Mapping) and target.get("host"):
+                yield (*at, action, "host"), f"{level} probes and hooks aimed at a host"
+
+
+def _restricted(settings: Input, loc: Loc, container: Mapping[str, Any]) -> Iterator[Problem]:
+    level = "Pod Security restricted (Input podSecurity) requires"
+    context = _context(container)
+    at = (*loc, "securityContext")
+    if context.get("allowPrivilegeEscalation") is not False:
+        yield (*at, "allowPrivilegeEscalation"), f"{level} allowPrivilegeEscalation: false"
+    if "ALL" not in _capabilities(context, "drop"):
+        yield (*at, "capabilities", "drop"), f"{level} dropping ALL capabilities"
+    if extra := sorted(set(_capabilities(context, "add")) - {"NET_BIND_SERVICE"}):
+        yield (
+            (*at, "capabilities", "add"),
+            f"{level} adding no capability but NET_BIND_SERVICE, not {', '.join(extra)}",
+        )
+    if context.get("runAsNonRoot") is False:
+        yield (*at, "runAsNonRoot"), f"{level} running as non-root"
+    if context.get("runAsUser") == 0:
+        yield (*at, "runAsUser"), f"{level} a user other than root (0)"
+
+
+def _capabilities(context: Mapping[str, Any], which: str) -> list[str]:
+    capabilities = context.get("capabilities")
+    listed = capabilities.get(which) if isinstance(capabilities, Mapping) else None
+    return [str(c) for c in listed] if isinstance(listed, list) else []
+
+
+def _type(context: Mapping[str, Any], field: str) -> str | None:
+    profile = context.get(field)
+    kind = profile.get("type") if isinstance(profile, Mapping) else None
+    return kind if isinstance(kind, str) else None

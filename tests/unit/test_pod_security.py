@@ -1,0 +1,151 @@
+"""The volume kinds the platform allows and its Pod Security level, refused naming field and source."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from google.protobuf import json_format
+
+from function import pipeline as fn
+from function.compose.observed import is_wrapped
+from tests import support
+
+# The issue's actor: the node's root filesystem, a privileged sidecar mounting it, port 22.
+HOST_ROOT: dict[str, Any] = {
+    "volumes": [{"name": "root", "hostPath": {"path": "/"}}],
+    "sidecars": [
+        {
+            "name": "debug",
+            "image": "busybox:1",
+            "securityContext": {"privileged": True},
+            "volumeMounts": [{"name": "root", "mountPath": "/host"}],
+            "ports": [{"containerPort": 22, "hostPort": 22}],
+        }
+    ],
+}
+
+
+def answer(
+    actor: dict[str, Any],
+    settings: dict[str, Any] | None = None,
+    flavor: dict[str, Any] | None = None,
+) -> fnv1.RunFunctionResponse:
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    xr["spec"] |= actor
+    if flavor is not None:
+        xr["spec"]["flavors"] = ["host"]
+    req = support.request(xr, input=support.struct(settings or {}))
+    if flavor is not None:
+        req.required_resources["flavor-host"].items.add().resource.update(
+            {"metadata": {"name": "host"}, "data": flavor}
+        )
+    return fn.FunctionRunner().answer(req).message()
+
+
+def pod(rsp: fnv1.RunFunctionResponse) -> dict[str, Any]:
+    body = json_format.MessageToDict(rsp.desired.resources["deployment"].resource)
+    deployment = body["spec"]["forProvider"]["manifest"] if is_wrapped(body) else body
+    return deployment["spec"]["template"]["spec"]  # type: ignore[no-any-return]
+
+
+def test_the_host_root_actor_is_refused_under_baseline_naming_each_field() -> None:
+    [message] = support.fatal_messages(answer(HOST_ROOT))
+    assert message.startswith(
+        "invalid actor spec: volumes[root].hostPath: hostPath volumes are not allowed"
+    )
+    assert (
+        "sidecars[debug].securityContext.privileged: Pod Security baseline (Input podSecurity) forbids privileged containers (from the actor's spec)"
+        in message
+    )
+    assert (
+        "sidecars[debug].ports[0].hostPort: Pod Security baseline (Input podSecurity) forbids host ports"
+        in message
+    )
+
+
+def test_the_same_from_a_flavor_is_blamed_on_the_flavor() -> None:
+    [message] = support.fatal_messages(answer({}, flavor=HOST_ROOT))
+    assert message.startswith("invalid flavor data: volumes[root].hostPath:")
+    assert '(from flavor "host")' in message
+
+
+def test_allowed_hostpath_still_needs_the_privileged_level() -> None:
+    settings = {"allowedVolumes": ["emptyDir", "hostPath"]}
+    [message] = support.fatal_messages(answer(HOST_ROOT, settings))
+    assert (
+        "volumes[root].hostPath: Pod Security baseline (Input podSecurity) forbids hostPath volumes"
+        in message
+    )
+
+
+def test_the_host_root_actor_renders_when_the_platform_opts_out() -> None:
+    settings = {"podSecurity": "privileged", "allowedVolumes": ["emptyDir", "hostPath"]}
+    rsp = answer(HOST_ROOT, settings)
+    assert support.fatal_messages(rsp) == []
+    spec = pod(rsp)
+    assert {"name": "root", "hostPath": {"path": "/"}} in spec["volumes"]
+    [debug] = [c for c in spec["containers"] if c["name"] == "debug"]
+    assert debug["securityContext"] == {"privileged": True}
+
+
+def test_a_kind_not_allowed_names_the_kind_and_the_allowed_ones() -> None:
+    nfs = {"volumes": [{"name": "data", "nfs": {"server": "nfs.local", "path": "/data"}}]}
+    [message] = support.fatal_messages(answer(nfs))
+    assert message == (
+        "invalid actor spec: volumes[data].nfs: nfs volumes are not allowed: the platform allows "
+        "configMap, csi, downwardAPI, emptyDir, ephemeral, image, persistentVolumeClaim, "
+        "projected, secret (Input allowedVolumes) (from the actor's spec)"
+    )
+    assert support.fatal_messages(answer(nfs, {"allowedVolumes": ["nfs"]})) == []
+
+
+def test_restricted_refuses_a_sidecar_that_keeps_privileges() -> None:
+    sidecar = {"sidecars": [{"name": "proxy", "image": "p:1"}]}
+    [message] = support.fatal_messages(answer(sidecar, {"podSecurity": "restricted"}))
+    assert (
+        "sidecars[proxy].securityContext.allowPrivilegeEscalation: Pod Security restricted"
+        in message
+    )
+    assert "sidecars[proxy].securityContext.capabilities.drop: Pod Security restricted" in message
+    hardened = {
+        "allowPrivilegeEscalation": False,
+        "capabilities": {"drop": ["ALL"]},
+    }
+    sidecar["sidecars"][0]["securityContext"] = hardened
+    assert support.fatal_messages(answer(sidecar, {"podSecurity": "restricted"})) == []
+
+
+def test_baseline_takes_the_default_capabilities_and_runtime_default_profiles() -> None:
+    context = {
+        "capabilities": {"add": ["NET_BIND_SERVICE", "CHOWN"]},
+        "seccompProfile": {"type": "RuntimeDefault"},
+        "procMount": "Default",
+    }
+    actor = {"sidecars": [{"name": "proxy", "image": "p:1", "securityContext": context}]}
+    assert support.fatal_messages(answer(actor)) == []
+    context["capabilities"]["add"].append("SYS_ADMIN")
+    [message] = support.fatal_messages(answer(actor))
+    assert "forbids adding SYS_ADMIN" in message
+
+
+def test_under_restricted_the_platforms_containers_and_the_pod_meet_it() -> None:
+    actor = {
+        "stateProxy": [
+            {"name": "cache", "mount": {"path": "/state"}, "connector": {"image": "s:1"}}
+        ]
+    }
+    spec = pod(answer(actor, {"podSecurity": "restricted"}))
+    assert spec["securityContext"] == {
+        "runAsNonRoot": True,
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+    assert len(spec["containers"]) == 3  # runtime, sidecar, one connector
+    for container in spec["containers"]:
+        assert container["securityContext"] == {
+            "allowPrivilegeEscalation": False,
+            "capabilities": {"drop": ["ALL"]},
+        }, container["name"]
+    # Under baseline the pod is rendered as before.
+    assert "securityContext" not in pod(answer(actor))
