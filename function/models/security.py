@@ -7,7 +7,8 @@ which are the kinds an actor needs.
 
 from __future__ import annotations
 
-from typing import Final, Literal, get_args
+import copy
+from typing import Any, Final, Literal, get_args
 
 PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
 
@@ -59,3 +60,32 @@ RESTRICTED_VOLUMES: Final[tuple[VolumeKind, ...]] = (
     "projected",
     "secret",
 )
+
+
+# What Pod Security `restricted` requires of each of the platform's containers, and of the
+# pod; an actor's own securityContext and podSecurityContext are laid over them.
+RESTRICTED_CONTAINER: Final[dict[str, Any]] = {
+    "allowPrivilegeEscalation": False,
+    "capabilities": {"drop": ["ALL"]},
+}
+RESTRICTED_POD: Final[dict[str, Any]] = {
+    "runAsNonRoot": True,
+    "seccompProfile": {"type": "RuntimeDefault"},
+}
+
+
+def container_context(level: PodSecurityLevel, own: dict[str, Any] | None) -> dict[str, Any]:
+    """A platform container's securityContext: the actor's, over restricted's when that is the level."""
+    own = copy.deepcopy(own or {})
+    if level != "restricted":
+        return own
+    capabilities = {**RESTRICTED_CONTAINER["capabilities"], **(own.get("capabilities") or {})}
+    return copy.deepcopy({**RESTRICTED_CONTAINER, **own, "capabilities": capabilities})
+
+
+def pod_context(level: PodSecurityLevel, own: dict[str, Any] | None) -> dict[str, Any]:
+    """The pod's securityContext: the actor's, over restricted's when that is the level."""
+    own = copy.deepcopy(own or {})
+    if level != "restricted":
+        return own
+    return copy.deepcopy({**RESTRICTED_POD, **own})

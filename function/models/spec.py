@@ -234,6 +234,17 @@ class Spec(SpecSection):
     tracing: Tracing | None = None
     state_proxy: list[StateProxy] = Field(default_factory=list)
     secret_refs: list[SecretRef] = Field(default_factory=list)
+    # Passed into the pod as they are (held to their Kubernetes types' schemas), with the
+    # names Helm charts use: the runtime container's securityContext and envFrom, the pod's.
+    security_context: dict[str, Any] | None = None
+    env_from: list[dict[str, Any]] = Field(default_factory=list)
+    pod_security_context: dict[str, Any] | None = None
+    image_pull_secrets: list[dict[str, Any]] = Field(default_factory=list)
+    affinity: dict[str, Any] | None = None
+    topology_spread_constraints: list[dict[str, Any]] = Field(default_factory=list)
+    priority_class_name: (
+        Annotated[str, _held_to(names.is_object_name, names.OBJECT_NAME_WORDS)] | None
+    ) = None
 
     @property
     def actor_timeout_seconds(self) -> float:

@@ -52,6 +52,12 @@ TYPES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("sidecars", "*"), "Container"),
     (("sidecar", "resources"), "ResourceRequirements"),
     (("stateProxy", "*", "connector", "resources"), "ResourceRequirements"),
+    (("securityContext",), "SecurityContext"),
+    (("envFrom", "*"), "EnvFromSource"),
+    (("podSecurityContext",), "PodSecurityContext"),
+    (("imagePullSecrets", "*"), "LocalObjectReference"),
+    (("affinity",), "Affinity"),
+    (("topologySpreadConstraints", "*"), "TopologySpreadConstraint"),
 )
 
 

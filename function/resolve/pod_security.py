@@ -14,7 +14,12 @@ from typing import Any
 
 from function.models.input import Input
 from function.models.pod import Loc
-from function.models.security import RESTRICTED_VOLUMES, VOLUME_KINDS
+from function.models.security import (
+    RESTRICTED_VOLUMES,
+    VOLUME_KINDS,
+    container_context,
+    pod_context,
+)
 from function.resolve.provenance import Provenance
 
 # Pod Security baseline: the capabilities a container may add (the runtime's defaults).
@@ -35,6 +40,23 @@ BASELINE_CAPABILITIES = frozenset(
         "SYS_CHROOT",
     }
 )
+# Pod Security baseline: the sysctls a pod may set (the safe set, as of 1.36).
+SAFE_SYSCTLS = frozenset(
+    {
+        "kernel.shm_rmid_forced",
+        "net.ipv4.ip_local_port_range",
+        "net.ipv4.tcp_syncookies",
+        "net.ipv4.ping_group_range",
+        "net.ipv4.ip_unprivileged_port_start",
+        "net.ipv4.ip_local_reserved_ports",
+        "net.ipv4.tcp_keepalive_time",
+        "net.ipv4.tcp_fin_timeout",
+        "net.ipv4.tcp_keepalive_intvl",
+        "net.ipv4.tcp_keepalive_probes",
+        "net.ipv4.tcp_rmem",
+        "net.ipv4.tcp_wmem",
+    }
+)
 SELINUX_TYPES = frozenset(
     {"", "container_t", "container_init_t", "container_kvm_t", "container_engine_t"}
 )
@@ -46,15 +68,17 @@ def check(settings: Input, origin: Provenance) -> None:
     """Refuse volumes of kinds not allowed, and what breaks the Input's Pod Security level.
 
     Raises:
-        function.errors.FlavorError: (its SpecError form for the actor's own values) naming each field,
-            the level, and the flavor or actor that set it.
+        function.errors.FlavorError: (its SpecError form for the actor's own values)
+            naming each field, the level, and the flavor or actor that set it.
     """
     problems = list(_volumes(settings, origin.data))
-    if settings.pod_security != "privileged":
-        for loc, container in _containers(origin.data):
+    level = settings.pod_security
+    if level != "privileged":
+        for loc, container in _containers(settings, origin.data):
             problems += _baseline(settings, loc, container)
-            if settings.pod_security == "restricted":
-                problems += _restricted(settings, loc, container)
+            if level == "restricted":
+                problems += _restricted(loc, container)
+        problems += _pod(settings, origin.data)
     if problems:
         raise origin.refuse_all([(loc, message, False, ()) for loc, message in problems])
 
@@ -85,7 +109,17 @@ def _volumes(settings: Input, data: Mapping[str, Any]) -> Iterator[Problem]:
             yield loc, f"Pod Security restricted (Input podSecurity) forbids {kind} volumes"
 
 
-def _containers(data: Mapping[str, Any]) -> Iterator[tuple[Loc, Mapping[str, Any]]]:
+def _containers(
+    settings: Input, data: Mapping[str, Any]
+) -> Iterator[tuple[Loc, Mapping[str, Any]]]:
+    """Each container whose securityContext an actor sets, as the pod will hold it.
+
+    The runtime's is the actor's `securityContext` over what the level has the
+    platform set (so its location is the spec's own `securityContext`).
+    """
+    own = data.get("securityContext")
+    if isinstance(own, Mapping):
+        yield (), {"securityContext": container_context(settings.pod_security, dict(own))}
     for field in ("initContainers", "sidecars"):
         for index, container in enumerate(data.get(field) or []):
             if isinstance(container, Mapping):
@@ -157,7 +191,37 @@ def _hosts(level: str, loc: Loc, container: Mapping[str, Any]) -> Iterator[Probl
                 yield (*at, action, "host"), f"{level} probes and hooks aimed at a host"
 
 
-def _restricted(settings: Input, loc: Loc, container: Mapping[str, Any]) -> Iterator[Problem]:
+def _pod(settings: Input, data: Mapping[str, Any]) -> Iterator[Problem]:
+    """The pod's own securityContext (the actor's `podSecurityContext`)."""
+    own = data.get("podSecurityContext")
+    if not isinstance(own, Mapping):
+        return
+    context = pod_context(settings.pod_security, dict(own))
+    level = f"Pod Security {settings.pod_security} (Input podSecurity)"
+    at: Loc = ("podSecurityContext",)
+    seccomp = _type(context, "seccompProfile")
+    if seccomp is not None and seccomp not in ("RuntimeDefault", "Localhost"):
+        yield (*at, "seccompProfile", "type"), f"{level} forbids the seccomp profile {seccomp}"
+    apparmor = _type(context, "appArmorProfile")
+    if apparmor is not None and apparmor not in ("RuntimeDefault", "Localhost"):
+        yield (*at, "appArmorProfile", "type"), f"{level} forbids the AppArmor profile {apparmor}"
+    yield from _selinux(f"{level} forbids", at, context)
+    windows = context.get("windowsOptions")
+    if isinstance(windows, Mapping) and windows.get("hostProcess") is True:
+        yield (*at, "windowsOptions", "hostProcess"), f"{level} forbids Windows host processes"
+    sysctls = context.get("sysctls")
+    for index, sysctl in enumerate(sysctls if isinstance(sysctls, list) else []):
+        name = sysctl.get("name") if isinstance(sysctl, Mapping) else None
+        if name not in SAFE_SYSCTLS:
+            yield (*at, "sysctls", index, "name"), f"{level} forbids the sysctl {name}"
+    if settings.pod_security == "restricted":
+        if context.get("runAsNonRoot") is not True:
+            yield (*at, "runAsNonRoot"), f"{level} requires running as non-root"
+        if context.get("runAsUser") == 0:
+            yield (*at, "runAsUser"), f"{level} requires a user other than root (0)"
+
+
+def _restricted(loc: Loc, container: Mapping[str, Any]) -> Iterator[Problem]:
     level = "Pod Security restricted (Input podSecurity) requires"
     context = _context(container)
     at = (*loc, "securityContext")

@@ -75,8 +75,12 @@ class Kube:
         body: Any = None,
         content_type: str = "application/json",
         accept: str = "application/json",
+        warnings: list[str] | None = None,
     ) -> Any:
-        """One call; the decoded JSON answer, or KubeError with the server's Status."""
+        """One call; the decoded JSON answer, or KubeError with the server's Status.
+
+        The server's Warning headers (Pod Security's among them) go into `warnings`.
+        """
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.server + path, data=data, method=method)  # noqa: S310
         req.add_header("Authorization", f"Bearer {self.token}")
@@ -86,6 +90,8 @@ class Kube:
         try:
             with urllib.request.urlopen(req, context=self._tls, timeout=60) as answer:  # noqa: S310
                 text = answer.read()
+                if warnings is not None:
+                    warnings.extend(answer.headers.get_all("Warning") or [])
                 if "json" not in answer.headers.get("Content-Type", ""):
                     return text.decode(errors="replace")  # /readyz says "ok"
                 return json.loads(text or b"null")
@@ -119,7 +125,14 @@ class Kube:
         scope = f"/namespaces/{namespace}" if namespaced and namespace else ""
         return f"{base}{scope}/{plural}" + (f"/{name}" if name else "")
 
-    def apply(self, body: dict[str, Any], *, dry_run: bool = False, status: bool = False) -> Any:
+    def apply(
+        self,
+        body: dict[str, Any],
+        *,
+        dry_run: bool = False,
+        status: bool = False,
+        warnings: list[str] | None = None,
+    ) -> Any:
         """Server-side apply, with unknown and duplicate fields refused (fieldValidation=Strict)."""
         meta = body.get("metadata", {})
         path = self.path(body["apiVersion"], body["kind"], meta.get("namespace"), meta["name"])
@@ -133,6 +146,7 @@ class Kube:
             f"{path}{suffix}?{urllib.parse.urlencode(query)}",
             body,
             "application/apply-patch+yaml",
+            warnings=warnings,
         )
 
     def columns(self, api_version: str, kind: str, namespace: str | None) -> list[dict[str, Any]]:

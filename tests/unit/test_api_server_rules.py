@@ -24,7 +24,6 @@ from function.resolve import (
 from tests import support
 from tests.unit.test_flavors import flavor, resolve
 
-
 # Every volume kind allowed and no Pod Security level: these rows reach the rules behind
 # the allow-list and the level (tests/unit/test_pod_security.py holds those two).
 OPEN = support.struct({"podSecurity": "privileged", "allowedVolumes": sorted(VOLUME_KINDS)})

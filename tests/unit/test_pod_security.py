@@ -149,3 +149,83 @@ def test_under_restricted_the_platforms_containers_and_the_pod_meet_it() -> None
         }, container["name"]
     # Under baseline the pod is rendered as before.
     assert "securityContext" not in pod(answer(actor))
+
+
+POD_FIELDS: dict[str, Any] = {
+    "securityContext": {"runAsNonRoot": True, "readOnlyRootFilesystem": True},
+    "envFrom": [{"configMapRef": {"name": "settings"}}],
+    "podSecurityContext": {
+        "fsGroup": 2000,
+        "sysctls": [{"name": "net.ipv4.tcp_syncookies", "value": "1"}],
+    },
+    "imagePullSecrets": [{"name": "registry"}],
+    "affinity": {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [
+                    {"matchExpressions": [{"key": "pool", "operator": "In", "values": ["gpu"]}]}
+                ]
+            }
+        }
+    },
+    "topologySpreadConstraints": [
+        {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway"}
+    ],
+    "priorityClassName": "batch-high",
+}
+
+
+def test_the_pod_fields_render_where_kubernetes_expects_them_in_both_forms() -> None:
+    for namespaced in (False, True):
+        xr_metadata = {"name": "echo", "namespace": "team"} if namespaced else None
+        xr = copy.deepcopy(support.MINIMAL_XR)
+        xr["spec"] |= POD_FIELDS
+        if xr_metadata:
+            xr["metadata"] = xr_metadata
+        rsp = fn.FunctionRunner().answer(support.request(xr, input=support.struct({}))).message()
+        assert support.fatal_messages(rsp) == []
+        spec = pod(rsp)
+        [runtime] = [c for c in spec["containers"] if c["name"] == "asya-runtime"]
+        assert runtime["securityContext"] == POD_FIELDS["securityContext"]
+        assert runtime["envFrom"] == POD_FIELDS["envFrom"]
+        assert spec["securityContext"] == POD_FIELDS["podSecurityContext"]
+        for field in (
+            "imagePullSecrets",
+            "affinity",
+            "topologySpreadConstraints",
+            "priorityClassName",
+        ):
+            assert spec[field] == POD_FIELDS[field], field
+
+
+def test_a_flavor_sets_them_and_the_actor_wins_by_the_merge_rules() -> None:
+    flavor = {"imagePullSecrets": [{"name": "platform"}], "priorityClassName": "low"}
+    actor = {"imagePullSecrets": [{"name": "team"}], "priorityClassName": "batch-high"}
+    spec = pod(answer(actor, flavor=flavor))
+    assert spec["imagePullSecrets"] == [{"name": "platform"}, {"name": "team"}]
+    assert spec["priorityClassName"] == "batch-high"
+
+
+def test_the_runtime_and_pod_contexts_are_held_to_the_level() -> None:
+    actor = {
+        "securityContext": {"privileged": True},
+        "podSecurityContext": {"sysctls": [{"name": "kernel.msgmax", "value": "1"}]},
+    }
+    [message] = support.fatal_messages(answer(actor))
+    assert (
+        "securityContext.privileged: Pod Security baseline (Input podSecurity) forbids privileged containers"
+        in message
+    )
+    assert (
+        "podSecurityContext.sysctls[0].name: Pod Security baseline (Input podSecurity) forbids the sysctl kernel.msgmax"
+        in message
+    )
+    restricted = {"securityContext": {"runAsUser": 1000}}
+    rsp = answer(restricted, {"podSecurity": "restricted"})
+    assert support.fatal_messages(rsp) == []
+    [runtime] = [c for c in pod(rsp)["containers"] if c["name"] == "asya-runtime"]
+    assert runtime["securityContext"] == {
+        "allowPrivilegeEscalation": False,
+        "capabilities": {"drop": ["ALL"]},
+        "runAsUser": 1000,
+    }

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 from function.compose.render import meta, transports
-from function.models import pod
+from function.models import pod, security
 from function.models.plan import Plan
 from function.models.spec import as_data
 
@@ -32,21 +31,15 @@ def _probe(plan: Plan, **timing: int) -> dict[str, Any]:
     return {"exec": {"command": ["sh", "-c", check]}, **timing}
 
 
-# Under Pod Security restricted (SPEC §6.0), each of the platform's containers and the pod.
-RESTRICTED_CONTAINER: dict[str, Any] = {
-    "allowPrivilegeEscalation": False,
-    "capabilities": {"drop": ["ALL"]},
-}
-RESTRICTED_POD: dict[str, Any] = {
-    "runAsNonRoot": True,
-    "seccompProfile": {"type": "RuntimeDefault"},
-}
+def _hardened(
+    plan: Plan, container: dict[str, Any], own: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A platform container with its securityContext (the runtime's: the actor's).
 
-
-def _hardened(plan: Plan, container: dict[str, Any]) -> dict[str, Any]:
-    """A platform container, with what Pod Security restricted requires when the Input asks."""
-    if plan.settings.pod_security == "restricted":
-        container["securityContext"] = copy.deepcopy(RESTRICTED_CONTAINER)
+    Under Pod Security restricted, the actor's is laid over what the level requires.
+    """
+    if context := security.container_context(plan.settings.pod_security, own):
+        container["securityContext"] = context
     return container
 
 
@@ -107,9 +100,11 @@ def runtime(plan: Plan) -> dict[str, Any]:
         "livenessProbe": _probe(plan, periodSeconds=30, timeoutSeconds=5, failureThreshold=3),
         "readinessProbe": _probe(plan, periodSeconds=10, timeoutSeconds=3, failureThreshold=3),
     }
+    if spec.env_from:
+        container["envFrom"] = [dict(source) for source in spec.env_from]
     if spec.resources:
         container["resources"] = spec.resources
-    return _hardened(plan, container)
+    return _hardened(plan, container, spec.security_context)
 
 
 def sidecar_image(plan: Plan) -> tuple[str, str]:

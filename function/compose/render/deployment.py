@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from function.compose.render import containers, meta, transports
-from function.models import pod, timeouts
+from function.models import pod, security, timeouts
 from function.models.plan import Plan
 from function.models.spec import as_data
 from function.models.xr import COMPOSITE_LABEL
@@ -58,8 +57,18 @@ def render(plan: Plan) -> dict[str, Any]:
         *(as_data(container) for container in spec.sidecars),
     ]
     template_spec["volumes"] = _volumes(plan)
-    if plan.settings.pod_security == "restricted":
-        template_spec["securityContext"] = copy.deepcopy(containers.RESTRICTED_POD)
+    if context := security.pod_context(plan.settings.pod_security, spec.pod_security_context):
+        template_spec["securityContext"] = context
+    if spec.image_pull_secrets:
+        template_spec["imagePullSecrets"] = [dict(secret) for secret in spec.image_pull_secrets]
+    if spec.priority_class_name:
+        template_spec["priorityClassName"] = spec.priority_class_name
+    if spec.affinity:
+        template_spec["affinity"] = spec.affinity
+    if spec.topology_spread_constraints:
+        template_spec["topologySpreadConstraints"] = [
+            dict(constraint) for constraint in spec.topology_spread_constraints
+        ]
     if spec.node_selector:
         template_spec["nodeSelector"] = spec.node_selector
     if spec.tolerations:
