@@ -209,6 +209,12 @@ class NamedContainer(BaseModel):
         return name
 
 
+class PullSecret(SpecSection):
+    """An image pull Secret of the actor's namespace, by name (a LocalObjectReference)."""
+
+    name: Annotated[str, _held_to(names.is_object_name, names.OBJECT_NAME_WORDS)]
+
+
 class Spec(SpecSection):
     """The resolved AsyncActor spec every later stage reads."""
 
@@ -239,7 +245,7 @@ class Spec(SpecSection):
     security_context: dict[str, Any] | None = None
     env_from: list[dict[str, Any]] = Field(default_factory=list)
     pod_security_context: dict[str, Any] | None = None
-    image_pull_secrets: list[dict[str, Any]] = Field(default_factory=list)
+    image_pull_secrets: list[PullSecret] = Field(default_factory=list)
     affinity: dict[str, Any] | None = None
     topology_spread_constraints: list[dict[str, Any]] = Field(default_factory=list)
     priority_class_name: (

@@ -44,6 +44,39 @@ def _divisor(kind: str, numbers: tuple[float, ...]) -> dict[str, Any]:
 # Every type's rules: the pod's here, and those of probes, security contexts and volumes.
 RULES: parts.Rules = {
     **probe_rules.RULES,
+    # Found by the real API server (tests/cluster): a skew of 0, say.
+    "TopologySpreadConstraint": (
+        {
+            "properties": {
+                "maxSkew": {"minimum": 1},
+                "minDomains": {"minimum": 1},
+                "topologyKey": {"minLength": 1},
+                "whenUnsatisfiable": {"enum": ["DoNotSchedule", "ScheduleAnyway"]},
+            }
+        },
+        {
+            "maxSkew": "greater than zero",
+            "minDomains": "greater than zero",
+            "topologyKey": "a label key (not empty)",
+            "whenUnsatisfiable": "DoNotSchedule or ScheduleAnyway",
+        },
+    ),
+    "NodeSelector": (
+        {"properties": {"nodeSelectorTerms": {"minItems": 1}}},
+        {"nodeSelectorTerms": "at least one node selector term"},
+    ),
+    "PreferredSchedulingTerm": (
+        {"properties": {"weight": {"minimum": 1, "maximum": 100}}},
+        {"weight": "from 1 to 100"},
+    ),
+    "WeightedPodAffinityTerm": (
+        {"properties": {"weight": {"minimum": 1, "maximum": 100}}},
+        {"weight": "from 1 to 100"},
+    ),
+    "PodAffinityTerm": (
+        {"properties": {"topologyKey": {"minLength": 1}}},
+        {"topologyKey": "a label key (not empty)"},
+    ),
     "ContainerPort": (
         {
             "properties": {

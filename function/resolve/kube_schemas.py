@@ -55,7 +55,6 @@ TYPES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("securityContext",), "SecurityContext"),
     (("envFrom", "*"), "EnvFromSource"),
     (("podSecurityContext",), "PodSecurityContext"),
-    (("imagePullSecrets", "*"), "LocalObjectReference"),
     (("affinity",), "Affinity"),
     (("topologySpreadConstraints", "*"), "TopologySpreadConstraint"),
 )

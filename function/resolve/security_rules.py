@@ -75,6 +75,24 @@ RULES: parts.Rules = {
             "add": "without CAP_SYS_ADMIN with allowPrivilegeEscalation: false",
         },
     ),
+    # The pod's: found by the real API server (tests/cluster), an fsGroupChangePolicy it
+    # does not know.
+    "PodSecurityContext": (
+        {
+            "properties": {
+                "runAsUser": _ID,
+                "runAsGroup": _ID,
+                "fsGroup": _ID,
+                "fsGroupChangePolicy": {"enum": [None, "Always", "OnRootMismatch"]},
+            }
+        },
+        {
+            "runAsUser": _ID_SAID,
+            "runAsGroup": _ID_SAID,
+            "fsGroup": _ID_SAID,
+            "fsGroupChangePolicy": "Always or OnRootMismatch",
+        },
+    ),
     # A seccomp profile's file lies under the kubelet's seccomp root.
     "SeccompProfile": _profile(
         "seccomp",

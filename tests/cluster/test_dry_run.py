@@ -101,6 +101,83 @@ def test_generated_pod_rules_render_what_the_api_server_accepts(
     accepted_unless_refused(answer(actor, [], False), dry_run)
 
 
+# The pod's fields passed through as Kubernetes types: mostly valid, now and then not.
+POD_FIELDS = st.fixed_dictionaries(
+    {},
+    optional={
+        "securityContext": st.sampled_from(
+            [
+                {"runAsNonRoot": True},
+                {"readOnlyRootFilesystem": True},
+                {"runAsUser": -1},
+                {"bogus": 1},
+            ]
+        ),
+        "podSecurityContext": st.sampled_from(
+            [{"fsGroup": 2000}, {"runAsGroup": 3000}, {"fsGroupChangePolicy": "Sometimes"}]
+        ),
+        "imagePullSecrets": st.sampled_from([[{"name": "registry"}], [{"name": "Bad_Name"}], [{}]]),
+        "priorityClassName": st.sampled_from(["batch-high", "Bad_Name"]),
+        "envFrom": st.sampled_from(
+            [
+                [{"configMapRef": {"name": "settings"}}],
+                [{"prefix": "A_", "secretRef": {"name": "s"}}],
+                [{}],
+            ]
+        ),
+        "affinity": st.sampled_from(
+            [
+                {
+                    "podAntiAffinity": {
+                        "preferredDuringSchedulingIgnoredDuringExecution": [
+                            {"weight": 10, "podAffinityTerm": {"topologyKey": "zone"}}
+                        ]
+                    }
+                },
+                {
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}
+                    }
+                },
+                {
+                    "nodeAffinity": {
+                        "preferredDuringSchedulingIgnoredDuringExecution": [
+                            {"weight": 101, "preference": {}}
+                        ]
+                    }
+                },
+                {
+                    "podAffinity": {
+                        "preferredDuringSchedulingIgnoredDuringExecution": [
+                            {"weight": 0, "podAffinityTerm": {"topologyKey": "zone"}}
+                        ]
+                    }
+                },
+                {
+                    "podAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": [{"topologyKey": ""}]
+                    }
+                },
+            ]
+        ),
+        "topologySpreadConstraints": st.sampled_from(
+            [
+                [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway"}],
+                [{"maxSkew": 0, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway"}],
+            ]
+        ),
+    },
+)
+
+
+@GENERATED
+@given(actor=POD_FIELDS, flavor=POD_FIELDS)
+def test_generated_pod_fields_render_what_the_api_server_accepts(
+    dry_run: DryRun, actor: dict[str, Any], flavor: dict[str, Any]
+) -> None:
+    accepted_unless_refused(answer(actor, [flavor], False), dry_run)
+
+
 @GENERATED
 @given(spec=test_fuzz.SPECS, flavor=test_fuzz.SPECS)
 def test_fuzzed_specs_render_what_the_api_server_accepts(

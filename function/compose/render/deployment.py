@@ -60,7 +60,7 @@ def render(plan: Plan) -> dict[str, Any]:
     if context := security.pod_context(plan.settings.pod_security, spec.pod_security_context):
         template_spec["securityContext"] = context
     if spec.image_pull_secrets:
-        template_spec["imagePullSecrets"] = [dict(secret) for secret in spec.image_pull_secrets]
+        template_spec["imagePullSecrets"] = [as_data(secret) for secret in spec.image_pull_secrets]
     if spec.priority_class_name:
         template_spec["priorityClassName"] = spec.priority_class_name
     if spec.affinity:
