@@ -5,10 +5,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import yaml
+from click.testing import CliRunner
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import json_format
 
 from function import pipeline as fn
+from function.cli.main import cli
 from function.compose.observed import is_wrapped
 from tests import support
 
@@ -229,3 +232,31 @@ def test_the_runtime_and_pod_contexts_are_held_to_the_level() -> None:
         "capabilities": {"drop": ["ALL"]},
         "runAsUser": 1000,
     }
+
+
+def test_explain_shows_where_the_pod_fields_came_from(tmp_path: Any) -> None:
+    flavor = {
+        "apiVersion": "apiextensions.crossplane.io/v1beta1",
+        "kind": "EnvironmentConfig",
+        "metadata": {"name": "spread", "labels": {"asya.sh/flavor": "spread"}},
+        "data": {"priorityClassName": "batch", "imagePullSecrets": [{"name": "platform"}]},
+    }
+    actor = {
+        "apiVersion": "asya.sh/v1alpha1",
+        "kind": "AsyncActor",
+        "metadata": {"name": "echo", "namespace": "team"},
+        "spec": {
+            **support.MINIMAL_XR["spec"],
+            "flavors": ["spread"],
+            "securityContext": {"runAsNonRoot": True},
+        },
+    }
+    (tmp_path / "flavor.yaml").write_text(yaml.safe_dump(flavor))
+    (tmp_path / "actor.yaml").write_text(yaml.safe_dump(actor))
+    result = CliRunner().invoke(
+        cli, ["explain", str(tmp_path / "actor.yaml"), "-e", str(tmp_path / "flavor.yaml")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "runAsNonRoot: true  # actor" in result.output
+    assert "priorityClassName: batch  # flavor spread" in result.output
+    assert "- name: platform  # flavor spread" in result.output
