@@ -168,3 +168,53 @@ def placement(plan: Plan) -> str:
         count = len(tolerations)
         asks.append(f"{count} toleration{'' if count == 1 else 's'} (from {', '.join(sources)})")
     return ", ".join(asks)
+
+
+# A field path in the API server's refusal of the Deployment (provider-kubernetes copies
+# it into the wrapping Object's Synced condition): a container's field, or the pod's.
+_REFUSED = re.compile(
+    r"spec\.template\.spec\.(?:(?P<list>containers|initContainers)\[(?P<index>\d+)\]\.)?"
+    r"(?P<rest>[A-Za-z][\w]*(?:\[\d+\]|\.[A-Za-z][\w]*)*)"
+)
+_STEP = re.compile(r"\[(\d+)\]|\.?([A-Za-z]\w*)")
+# The pod's fields an actor sets under these names (the rest under their own).
+_POD_FIELDS = {"securityContext": "podSecurityContext"}
+# The runtime's fields that are the actor's as they stand (its env and mounts have the
+# platform's entries first, so their indexes are not the spec's).
+_RUNTIME_OWN = ("securityContext", "envFrom", "resources")
+
+
+def refused_field(plan: Plan, body: Mapping[str, Any] | None, message: str) -> str:
+    """The spec field behind the path the API server refused, and who set it ('' if none is).
+
+    In the v1 form the Deployment is a manifest of provider-kubernetes' Object, which
+    carries the API server's refusal with its field path: `sidecars[debug].ports[0].
+    hostPort, from flavor "x"` is what the actor's owner can change.
+    """
+    found = _REFUSED.search(message)
+    if found is None:
+        return ""
+    steps: list[str | int] = [
+        int(index) if index else name for index, name in _STEP.findall(found["rest"])
+    ]
+    if found["list"]:
+        listed = observed.dig(body, "spec", "forProvider", "manifest", "spec", "template", "spec")
+        containers_ = observed.as_list(observed.dig(listed, found["list"]))
+        at = int(found["index"])
+        container = containers_[at] if at < len(containers_) else None
+        settings = (
+            of_container(plan, str(container.get("name")))
+            if isinstance(container, Mapping)
+            else None
+        )
+        if settings is None or (not settings.loc and steps[0] not in _RUNTIME_OWN):
+            return ""
+        loc: tuple[str | int, ...] = (*settings.loc, *steps)
+    else:
+        loc = (_POD_FIELDS.get(str(steps[0]), str(steps[0])), *steps[1:])
+    # Only a field the actor or a flavor set: the rest is the platform's own.
+    while loc and pod.value_at(_data(plan), loc) is None:
+        loc = loc[:-1]
+    if not loc:
+        return ""
+    return "{}, from {}".format(*_source(plan, loc))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from function.compose import conditions, health, keda, observed
+from function.compose import conditions, health, keda, observed, pod_paths
 from function.compose.render import meta, transports
 from function.compose.render.transport import QueueState
 from function.models.plan import Plan
@@ -76,6 +76,8 @@ class Workload:
 def _workload(plan: Plan) -> Workload:
     body = plan.observed.get(meta.DEPLOYMENT)
     reason, blocked = _blocked(body, "Deployment")
+    if reason == "ApplyFailed" and (field := pod_paths.refused_field(plan, body, blocked)):
+        blocked = observed.bounded(f"the API server refuses {field}: {blocked}")
     if blocked:
         return Workload(False, 0, 0, health.PodCounts(0, 0, 0), blocked, reason)
     status = observed.manifest_status(body)

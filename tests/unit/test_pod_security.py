@@ -260,3 +260,35 @@ def test_explain_shows_where_the_pod_fields_came_from(tmp_path: Any) -> None:
     assert "runAsNonRoot: true  # actor" in result.output
     assert "priorityClassName: batch  # flavor spread" in result.output
     assert "- name: platform  # flavor spread" in result.output
+
+
+def test_an_api_server_refusal_in_the_v1_form_names_the_spec_field_and_its_source() -> None:
+    # provider-kubernetes puts the API server's refusal, with its field path, on the
+    # Object's Synced condition: the actor's status says which spec field that is.
+    flavor = {"sidecars": [{"name": "proxy", "image": "p:1", "ports": [{"containerPort": 80}]}]}
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    xr["spec"]["flavors"] = ["host"]
+    req = support.request(xr, input=support.struct({}))
+    req.required_resources["flavor-host"].items.add().resource.update(
+        {"metadata": {"name": "host"}, "data": flavor}
+    )
+    rendered = json_format.MessageToDict(
+        fn.FunctionRunner().answer(req).message().desired.resources["deployment"].resource
+    )
+    refusal = (
+        'cannot create object: Deployment.apps "echo" is invalid: '
+        "spec.template.spec.containers[2].ports[0].containerPort: Invalid value: 80: reserved"
+    )
+    rendered["status"] = {
+        "conditions": [
+            {"type": "Synced", "status": "False", "reason": "ReconcileError", "message": refusal}
+        ]
+    }
+    req.observed.resources["deployment"].resource.update(rendered)
+    rsp = fn.FunctionRunner().answer(req).message()
+    status = json_format.MessageToDict(rsp.desired.composite.resource)["status"]
+    message = status["infrastructure"]["workload"]["message"]
+    assert message.startswith(
+        'the API server refuses sidecars[proxy].ports[0].containerPort, from flavor "host": '
+        "Deployment cannot apply: ReconcileError: cannot create object"
+    ), message
