@@ -69,6 +69,7 @@ def test_crossplane_1_20_extra_resources_over_v1(channel: grpc.Channel) -> None:
         "flavor-scale-minimal",
         requirements.WORKLOADS_KEY,
         requirements.AUTOSCALER_KEY,
+        requirements.WRAPPED_WORKLOADS_KEY,
     }
     assert (
         rsp.desired.resources["deployment"].resource["apiVersion"]

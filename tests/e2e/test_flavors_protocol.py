@@ -70,6 +70,16 @@ def test_call_one_asks_call_two_resolves_with_identical_requirements(
     autoscaler = workloads | {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler"}
     assert requirements["resources"].pop("actor-hpa") == autoscaler | {"namespace": "team"}
     assert requirements["extraResources"].pop("actor-hpa") == autoscaler
+    # The v1 form's Objects that wrap a Deployment of the actor's name, cluster-wide.
+    wrapped = {
+        "apiVersion": "kubernetes.crossplane.io/v1alpha2",
+        "kind": "Object",
+        "matchLabels": {
+            "labels": {"asya.sh/actor": "echo", "app.kubernetes.io/component": "actor"}
+        },
+    }
+    assert requirements["resources"].pop("actor-objects") == wrapped
+    assert requirements["extraResources"].pop("actor-objects") == wrapped
     assert requirements["resources"] == {
         "flavor-gpu-a100": {
             "apiVersion": "apiextensions.crossplane.io/v1beta1",
