@@ -1151,107 +1151,6 @@ REFUSED = {
         },
         "volumes[x]: ephemeral.volumeClaimTemplate.spec.volumeMode: must be Block or Filesystem",
     ),
-    "an iSCSI LUN past 255": (
-        {
-            "volumes": [
-                {
-                    "name": "x",
-                    **{
-                        "iscsi": {
-                            "targetPortal": "10.0.0.1:3260",
-                            "iqn": "iqn.2001-04.com.example:disk",
-                            "lun": 300,
-                        }
-                    },
-                }
-            ]
-        },
-        "volumes[x]: iscsi.lun: must be from 0 to 255",
-    ),
-    "an iSCSI name that is no IQN, EUI or NAA": (
-        {
-            "volumes": [
-                {
-                    "name": "x",
-                    **{"iscsi": {"targetPortal": "10.0.0.1:3260", "iqn": "disk", "lun": 0}},
-                }
-            ]
-        },
-        "volumes[x]: iscsi.iqn: must be set, starting with iqn, eui or naa",
-    ),
-    "a GCE disk partition past 255": (
-        {"volumes": [{"name": "x", **{"gcePersistentDisk": {"pdName": "d", "partition": 300}}}]},
-        "volumes[x]: gcePersistentDisk.partition: must be from 0 to 255",
-    ),
-    "an AWS disk without its id": (
-        {"volumes": [{"name": "x", **{"awsElasticBlockStore": {"volumeID": ""}}}]},
-        "volumes[x]: awsElasticBlockStore.volumeID: must be set (not empty)",
-    ),
-    "Ceph RBD without monitors": (
-        {"volumes": [{"name": "x", **{"rbd": {"image": "i", "monitors": []}}}]},
-        "volumes[x]: rbd.monitors: must be set (not empty)",
-    ),
-    "a flex driver's option in Kubernetes' namespace": (
-        {
-            "volumes": [
-                {
-                    "name": "x",
-                    **{"flexVolume": {"driver": "d", "options": {"kubernetes.io/x": "y"}}},
-                }
-            ]
-        },
-        "volumes[x]: flexVolume.options: must be keyed outside Kubernetes'",
-    ),
-    "an Azure disk's caching mode Kubernetes does not know": (
-        {
-            "volumes": [
-                {
-                    "name": "x",
-                    **{
-                        "azureDisk": {
-                            "diskName": "d",
-                            "diskURI": "https://a/b.vhd",
-                            "cachingMode": "Always",
-                        }
-                    },
-                }
-            ]
-        },
-        "volumes[x]: azureDisk.cachingMode: must be None, ReadOnly or ReadWrite",
-    ),
-    "a managed Azure disk at a blob's address": (
-        {
-            "volumes": [
-                {
-                    "name": "x",
-                    **{
-                        "azureDisk": {
-                            "diskName": "d",
-                            "diskURI": "https://a/b.vhd",
-                            "kind": "Managed",
-                        }
-                    },
-                }
-            ]
-        },
-        "volumes[x]: azureDisk.diskURI: must be set: /subscriptions/",
-    ),
-    "Fibre Channel with no target": (
-        {"volumes": [{"name": "x", **{"fc": {}}}]},
-        "volumes[x]: fc: must be set with one of targetWWNs or wwids, not both",
-    ),
-    "Fibre Channel targets without a LUN": (
-        {"volumes": [{"name": "x", **{"fc": {"targetWWNs": ["500a0982991b8dc5"]}}}]},
-        "volumes[x]: fc: must be set with one of targetWWNs or wwids, not both, and with targetWWNs a lun",
-    ),
-    "Flocker with no dataset": (
-        {"volumes": [{"name": "x", **{"flocker": {}}}]},
-        "volumes[x]: flocker: must be set with one of datasetName or datasetUUID",
-    ),
-    "a StorageOS volume name that is no DNS label": (
-        {"volumes": [{"name": "x", **{"storageos": {"volumeName": "Data"}}}]},
-        "volumes[x]: storageos.volumeName: must be a DNS label",
-    ),
     "a CSI secret without its name": (
         {
             "volumes": [
@@ -1354,15 +1253,6 @@ REFUSED = {
             ]
         },
         "sidecars[s].volumeMounts[0].name: no volume named 'state-sockets' in the pod",
-    ),
-    "an Azure disk of no kind (Shared) at a managed disk's address": (
-        {
-            "volumes": [
-                {"name": "x", "azureDisk": {"diskName": "d", "diskURI": "/subscriptions/s/d"}}
-            ]
-        },
-        "volumes[x]: azureDisk.diskURI: must be set: /subscriptions/... for a Managed disk, "
-        "https://... for a blob disk",
     ),
     "a runtime mount over the pod's /tmp by two leading slashes": (
         {
