@@ -1,6 +1,6 @@
 """What the API server checks of a volume's source beyond its schema, written as schema.
 
-The sources a volume may name (ConfigMaps, Secrets, claims, NFS shares, CSI drivers,
+The sources a volume of an allowed kind names (ConfigMaps, Secrets, claims, CSI drivers,
 images) must be named; the files a volume projects stay inside it, with modes a file
 can have. Each rule is one of Kubernetes' volume validations, as the schema it adds to
 its type and the words a refusal says; kube_rules takes them in with the rest.
@@ -28,31 +28,6 @@ PROJECTIONS = (
 )
 
 RULES: parts.Rules = {
-    "HostPathVolumeSource": (
-        {
-            "properties": {
-                "path": {"pattern": parts.NO_BACKSTEPS},
-                "type": {
-                    "enum": [
-                        None,
-                        "",
-                        "DirectoryOrCreate",
-                        "Directory",
-                        "FileOrCreate",
-                        "File",
-                        "Socket",
-                        "CharDevice",
-                        "BlockDevice",
-                    ]
-                },
-            }
-        },
-        {
-            "path": "a path without '..'",
-            "type": "empty or one of DirectoryOrCreate, Directory, FileOrCreate, File, Socket, "
-            "CharDevice, BlockDevice",
-        },
-    ),
     "ConfigMapVolumeSource": (
         {"required": ["name"], "properties": {"defaultMode": parts.MODE, "name": parts.SET}},
         {"defaultMode": parts.MODE_SAID, "name": "the ConfigMap's name", "": "given a name"},
@@ -76,10 +51,6 @@ RULES: parts.Rules = {
         {"required": ["claimName"], "properties": {"claimName": parts.SET}},
         {"claimName": "the claim's name", "": "given a claimName"},
     ),
-    "NFSVolumeSource": (
-        {"properties": {"path": {"pattern": "^/"}, "server": parts.SET}},
-        {"path": "an absolute path on the server", "server": "the server's address"},
-    ),
     "CSIVolumeSource": (
         {
             "properties": {
@@ -100,10 +71,6 @@ RULES: parts.Rules = {
     "ImageVolumeSource": (
         {"properties": {"pullPolicy": parts.PULL_POLICY}},
         {"pullPolicy": parts.PULL_POLICY_SAID},
-    ),
-    "GitRepoVolumeSource": (
-        {"properties": {"directory": {"pattern": parts.DESCENDING}, "repository": parts.SET}},
-        {"directory": parts.DESCENDING_SAID, "repository": "the repository's address"},
     ),
     "VolumeProjection": (
         # Kubernetes takes an item with no source; two it refuses.
