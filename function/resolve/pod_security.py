@@ -144,18 +144,21 @@ def _baseline(settings: Input, loc: Loc, container: Mapping[str, Any]) -> Iterat
         yield (*at, "capabilities", "add"), f"{level} adding {', '.join(extra)}"
     if context.get("procMount") not in (None, "Default"):
         yield (*at, "procMount"), f"{level} a procMount other than Default"
-    seccomp = _type(context, "seccompProfile")
-    if seccomp is not None and seccomp not in ("RuntimeDefault", "Localhost"):
-        yield (*at, "seccompProfile", "type"), f"{level} the seccomp profile {seccomp}"
-    apparmor = _type(context, "appArmorProfile")
-    if apparmor is not None and apparmor not in ("RuntimeDefault", "Localhost"):
-        yield (*at, "appArmorProfile", "type"), f"{level} the AppArmor profile {apparmor}"
+    yield from _profiles(level, at, context)
+    yield from _host_ports(level, loc, container)
+    yield from _hosts(level, loc, container)
+
+
+def _profiles(level: str, at: Loc, context: Mapping[str, Any]) -> Iterator[Problem]:
+    """What a container's and the pod's securityContext share: profiles, SELinux, Windows."""
+    for field, said in (("seccompProfile", "seccomp"), ("appArmorProfile", "AppArmor")):
+        kind = _type(context, field)
+        if kind is not None and kind not in ("RuntimeDefault", "Localhost"):
+            yield (*at, field, "type"), f"{level} the {said} profile {kind}"
     yield from _selinux(level, at, context)
     windows = context.get("windowsOptions")
     if isinstance(windows, Mapping) and windows.get("hostProcess") is True:
         yield (*at, "windowsOptions", "hostProcess"), f"{level} Windows host processes"
-    yield from _host_ports(level, loc, container)
-    yield from _hosts(level, loc, container)
 
 
 def _selinux(level: str, at: Loc, context: Mapping[str, Any]) -> Iterator[Problem]:
@@ -199,16 +202,7 @@ def _pod(settings: Input, data: Mapping[str, Any]) -> Iterator[Problem]:
     context = pod_context(settings.pod_security, dict(own))
     level = f"Pod Security {settings.pod_security} (Input podSecurity)"
     at: Loc = ("podSecurityContext",)
-    seccomp = _type(context, "seccompProfile")
-    if seccomp is not None and seccomp not in ("RuntimeDefault", "Localhost"):
-        yield (*at, "seccompProfile", "type"), f"{level} forbids the seccomp profile {seccomp}"
-    apparmor = _type(context, "appArmorProfile")
-    if apparmor is not None and apparmor not in ("RuntimeDefault", "Localhost"):
-        yield (*at, "appArmorProfile", "type"), f"{level} forbids the AppArmor profile {apparmor}"
-    yield from _selinux(f"{level} forbids", at, context)
-    windows = context.get("windowsOptions")
-    if isinstance(windows, Mapping) and windows.get("hostProcess") is True:
-        yield (*at, "windowsOptions", "hostProcess"), f"{level} forbids Windows host processes"
+    yield from _profiles(f"{level} forbids", at, context)
     sysctls = context.get("sysctls")
     for index, sysctl in enumerate(sysctls if isinstance(sysctls, list) else []):
         name = sysctl.get("name") if isinstance(sysctl, Mapping) else None

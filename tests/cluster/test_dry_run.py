@@ -12,7 +12,6 @@ from google.protobuf import json_format
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from function import pipeline as fn
 from tests import support
 from tests.cluster import rig
 from tests.cluster.dry_run import DryRun
@@ -54,25 +53,6 @@ def accepted_unless_refused(
     assert dry_run.refusals(composed(rsp), namespace) == []
 
 
-def answer(
-    actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool
-) -> fnv1.RunFunctionResponse:
-    """The function's answer for an actor with these flavors (as the property tests build it)."""
-    names = [f"flavor-{index}" for index in range(len(flavors))]
-    metadata = {"name": "x", "namespace": "team"} if namespaced else support.MINIMAL_XR["metadata"]
-    xr = support.MINIMAL_XR | {
-        "metadata": metadata,
-        "spec": support.MINIMAL_XR["spec"] | actor | {"flavors": names},
-    }
-    req = support.request(xr, input=support.struct({}))
-    for name, data in zip(names, flavors, strict=True):
-        req.required_resources[f"flavor-{name}"].items.add().resource.update(
-            {"metadata": {"name": name}, "data": data}
-        )
-        req.required_resources[f"namespace-flavor-{name}"].SetInParent()
-    return fn.FunctionRunner().answer(req).message()
-
-
 @GENERATED
 @given(
     actor=test_pod_properties.PARTS,
@@ -82,7 +62,7 @@ def answer(
 def test_generated_actors_render_what_the_api_server_accepts(
     dry_run: DryRun, actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool
 ) -> None:
-    accepted_unless_refused(answer(actor, flavors, namespaced), dry_run, "team")
+    accepted_unless_refused(test_pod_properties.answer(actor, flavors, namespaced), dry_run, "team")
 
 
 @GENERATED
@@ -90,7 +70,7 @@ def test_generated_actors_render_what_the_api_server_accepts(
 def test_generated_resources_render_what_the_api_server_accepts(
     dry_run: DryRun, actor: dict[str, Any]
 ) -> None:
-    accepted_unless_refused(answer(actor, [], False), dry_run)
+    accepted_unless_refused(test_pod_properties.answer(actor, [], False), dry_run)
 
 
 @GENERATED
@@ -98,7 +78,7 @@ def test_generated_resources_render_what_the_api_server_accepts(
 def test_generated_pod_rules_render_what_the_api_server_accepts(
     dry_run: DryRun, actor: dict[str, Any]
 ) -> None:
-    accepted_unless_refused(answer(actor, [], False), dry_run)
+    accepted_unless_refused(test_pod_properties.answer(actor, [], False), dry_run)
 
 
 # The pod's fields passed through as Kubernetes types: mostly valid, now and then not.
@@ -175,7 +155,7 @@ POD_FIELDS = st.fixed_dictionaries(
 def test_generated_pod_fields_render_what_the_api_server_accepts(
     dry_run: DryRun, actor: dict[str, Any], flavor: dict[str, Any]
 ) -> None:
-    accepted_unless_refused(answer(actor, [flavor], False), dry_run)
+    accepted_unless_refused(test_pod_properties.answer(actor, [flavor], False), dry_run)
 
 
 @GENERATED

@@ -148,10 +148,10 @@ def deployment(rsp: fnv1.RunFunctionResponse) -> dict[str, Any]:
     return body["spec"]["forProvider"]["manifest"] if is_wrapped(body) else body
 
 
-def refused_or_accepted(
+def answer(
     actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool = False
-) -> None:
-    """The function refuses the spec in its own words, or renders a pod the API server accepts."""
+) -> fnv1.RunFunctionResponse:
+    """The function's answer for an actor over these flavors (v1 form, or v2 when namespaced)."""
     names = [f"flavor-{index}" for index in range(len(flavors))]
     metadata = {"name": "x", "namespace": "team"} if namespaced else support.MINIMAL_XR["metadata"]
     xr = support.MINIMAL_XR | {
@@ -165,7 +165,14 @@ def refused_or_accepted(
         )
         # A namespaced XR also asks for a ConfigMap of each flavor: none here.
         req.required_resources[f"namespace-flavor-{name}"].SetInParent()
-    rsp = fn.FunctionRunner().answer(req).message()
+    return fn.FunctionRunner().answer(req).message()
+
+
+def refused_or_accepted(
+    actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool = False
+) -> None:
+    """The function refuses the spec in its own words, or renders a pod the API server accepts."""
+    rsp = answer(actor, flavors, namespaced)
     refused = support.fatal_messages(rsp)
     if refused:
         [message] = refused
