@@ -6,9 +6,11 @@ The binaries come from `make e2e-tools` (e2e/build-tools), linked into .e2e/bin/
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import secrets
+import signal
 import socket
 import ssl
 import subprocess
@@ -29,6 +31,13 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from tests.support import ROOT
 
 BIN = ROOT / ".e2e" / "bin"
+# prctl(2): the signal a process gets when its parent dies. Looked up here, once, so the
+# forked child only calls it (it loads nothing, which a child of a threaded process may not).
+PR_SET_PDEATHSIG = 1
+try:
+    _PRCTL: Any = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):  # not Linux: nothing to ask for
+    _PRCTL = None
 TOOLS = ("etcd", "kube-apiserver", "kube-controller-manager", "crossplane-core", "crossplane")
 
 
@@ -253,7 +262,13 @@ class ControlPlane:
         self, name: str, *args: str, env: dict[str, str] | None = None
     ) -> subprocess.Popen[bytes]:
         log = (self.directory / f"{name}.log").open("wb")
-        process = subprocess.Popen([str(BIN / name), *args], stdout=log, stderr=log, env=env)
+        process = subprocess.Popen(
+            [str(BIN / name), *args],
+            stdout=log,
+            stderr=log,
+            env=env,
+            preexec_fn=_die_with_parent,  # noqa: PLW1509  # calls prctl only, looked up before
+        )
         self.processes.append(process)
         return process
 
@@ -371,6 +386,16 @@ class ControlPlane:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def _die_with_parent() -> None:
+    """Have Linux stop the component when the test process dies, however it dies.
+
+    A run cut short (a CI timeout, ^C twice) would otherwise leave etcd and the API
+    server running on the machine.
+    """
+    if _PRCTL is not None:
+        _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _service_account_keys(directory: Path) -> None:
