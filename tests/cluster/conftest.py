@@ -24,14 +24,14 @@ COMPOSED_CRDS = (
 CROSSPLANE_CRDS = ROOT / ".e2e" / "crossplane-crds"
 
 
-def _skip_reason() -> str | None:
+def _skip_reason(needs_schemas: bool) -> str | None:
     missing = rig.missing_tools()
     if missing:
         return (
             f"the real-cluster tools are not built ({', '.join(missing)} missing from .e2e/bin): "
             "`make e2e-tools` builds them, and needs Go"
         )
-    if not SCHEMAS.is_dir():
+    if needs_schemas and not SCHEMAS.is_dir():
         return (
             "../shared/schemas is not beside the project: the composed kinds' CRDs are read there"
         )
@@ -39,14 +39,18 @@ def _skip_reason() -> str | None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test here needs the tools; without them each skips with the reason."""
-    reason = _skip_reason()
+    """Every test here needs the tools; without them each skips with the reason.
+
+    All but the render comparison (a module saying NEEDS_SCHEMAS = False) also need the
+    composed kinds' CRDs.
+    """
     for item in items:
         if Path(str(item.fspath)).parent == Path(__file__).parent:
             item.add_marker(pytest.mark.slow)
             # Starting a control plane and Crossplane takes longer than one unit test may.
             item.add_marker(pytest.mark.timeout(600))
-            if reason:
+            needs_schemas = getattr(getattr(item, "module", None), "NEEDS_SCHEMAS", True)
+            if reason := _skip_reason(needs_schemas):
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 

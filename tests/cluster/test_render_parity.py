@@ -15,6 +15,8 @@ from tests.cluster import rig
 from tests.golden.cases import CASES, EXAMPLES, Case
 
 FUNCTIONS = EXAMPLES / "functions.yaml"
+# Only the tools: no CRD is installed, so this runs without ../shared too.
+NEEDS_SCHEMAS = False
 
 
 @pytest.fixture(scope="module")
