@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from function.models.input import Input
-from function.models.pod import Loc
+from function.models.pod import Loc, value_at
 from function.models.security import (
     RESTRICTED_VOLUMES,
     VOLUME_KINDS,
@@ -80,7 +80,10 @@ def check(settings: Input, origin: Provenance) -> None:
                 problems += _restricted(loc, container)
         problems += _pod(settings, origin.data)
     if problems:
-        raise origin.refuse_all([(loc, message, False, ()) for loc, message in problems])
+        # A field the level requires and nobody set is blamed on who supplied its container.
+        raise origin.refuse_all(
+            [(loc, message, value_at(origin.data, loc) is None, ()) for loc, message in problems]
+        )
 
 
 def _kind(volume: Mapping[str, Any]) -> str | None:

@@ -76,7 +76,14 @@ class Provenance:
         layer is blamed, and `loc` is what the message names.
         """
         path = paths.located(self.data, [*loc, *within])
-        origin = self.source(path[:-1] if missing and path else path)
+        blamed = path
+        if missing:
+            # Whoever supplied the nearest value that is there (a container without a
+            # securityContext at all lacks its allowPrivilegeEscalation too).
+            blamed = path[:-1]
+            while blamed and not paths.contains(self.data, blamed):
+                blamed = blamed[:-1]
+        origin = self.source(blamed)
         return paths.dotted(path[: len(loc)]) or "<spec>", origin
 
     def refuse(

@@ -292,3 +292,24 @@ def test_an_api_server_refusal_in_the_v1_form_names_the_spec_field_and_its_sourc
         'the API server refuses sidecars[proxy].ports[0].containerPort, from flavor "host": '
         "Deployment cannot apply: ReconcileError: cannot create object"
     ), message
+
+
+def test_lint_judges_a_library_with_the_platforms_input(tmp_path: Any) -> None:
+    flavor = {
+        "apiVersion": "apiextensions.crossplane.io/v1beta1",
+        "kind": "EnvironmentConfig",
+        "metadata": {"name": "proxy", "labels": {"asya.sh/flavor": "proxy"}},
+        "data": {"sidecars": [{"name": "proxy", "image": "p:1"}]},
+    }
+    (tmp_path / "flavor.yaml").write_text(yaml.safe_dump(flavor))
+    composition = yaml.safe_load((support.ROOT / "examples" / "composition.yaml").read_text())
+    composition["spec"]["pipeline"][0]["input"]["podSecurity"] = "restricted"
+    (tmp_path / "composition.yaml").write_text(yaml.safe_dump(composition))
+    lint = ["flavors", "lint", str(tmp_path / "flavor.yaml")]
+    assert CliRunner().invoke(cli, lint).exit_code == 0
+    result = CliRunner().invoke(cli, [*lint, "--composition", str(tmp_path / "composition.yaml")])
+    assert result.exit_code == 1, result.output
+    assert (
+        "sidecars[proxy].securityContext.allowPrivilegeEscalation: Pod Security restricted "
+        '(Input podSecurity) requires allowPrivilegeEscalation: false (from flavor "proxy")'
+    ) in result.output

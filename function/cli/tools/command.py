@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from crossplane.function import logging
@@ -22,15 +22,34 @@ from function.cli.tools import plan as planner
 from function.cli.tools import usage as flavor_usage
 from function.cli.tools.library import ACTOR_KINDS
 from function.errors import FunctionError
+from function.models import input as fn_input
 from function.models.input import Input
 from function.resolve.sources import FLAVOR_LABEL
 
 OUTPUT = click.Choice(["text", "json"])
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"function-asya: error: {message}", err=True)
     sys.exit(1)
+
+
+# The platform's Input decides what is refused (podSecurity, allowedVolumes, …).
+COMPOSITION = click.option(
+    "--composition",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The Composition whose function-asya Input to judge with (default: an empty Input).",
+)
+
+
+def _settings(composition: str | None) -> Input:
+    """The Input of a Composition's function-asya step; the defaults without one."""
+    if composition is None:
+        return Input()
+    try:
+        return fn_input.parse(planner.step_input(files.load_composition(composition).body))
+    except (RenderError, ValueError, FunctionError) as exc:
+        _fail(f"{composition}: {exc}")
 
 
 @click.group()
@@ -49,7 +68,14 @@ def flavors() -> None:
 )
 @click.option("-o", "--output", "output", type=OUTPUT, default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
-def lint(paths: tuple[str, ...], actor_paths: tuple[str, ...], output: str, strict: bool) -> None:
+@COMPOSITION
+def lint(
+    paths: tuple[str, ...],
+    actor_paths: tuple[str, ...],
+    output: str,
+    strict: bool,
+    composition: str | None,
+) -> None:
     """Check a flavor library (EnvironmentConfigs and ConfigMap flavors) as the function would.
 
     Reports invalid values (errors), every pair of flavors that cannot be combined
@@ -70,7 +96,7 @@ def lint(paths: tuple[str, ...], actor_paths: tuple[str, ...], output: str, stri
             f"no flavors in {', '.join(paths)}: no EnvironmentConfig of "
             f"apiextensions.crossplane.io, and no ConfigMap labelled {FLAVOR_LABEL}"
         )
-    findings = linter.lint(entries, actors, Input())
+    findings = linter.lint(entries, actors, _settings(composition))
     if output == "json":
         click.echo(json.dumps([f.as_dict() for f in findings], indent=2))
     else:
@@ -259,7 +285,8 @@ def usage(actor_paths: tuple[str, ...], required: tuple[str, ...], output: str) 
     help="Flavors (EnvironmentConfigs, ConfigMap flavors): files or directories.",
 )
 @click.option("-o", "--output", "output", type=click.Choice(["yaml", "json"]), default="yaml")
-def explain(xr: str, required: tuple[str, ...], output: str) -> None:
+@COMPOSITION
+def explain(xr: str, required: tuple[str, ...], output: str, composition: str | None) -> None:
     """Resolve an actor as the function does and show where every field came from.
 
     Each leaf of the resolved spec is marked `# default`, `# actor` or `# flavor <name>`;
@@ -277,7 +304,7 @@ def explain(xr: str, required: tuple[str, ...], output: str) -> None:
             "an AsyncActor claim or XR, or an XAsyncActor, of asya.sh/v1alpha1"
         )
     try:
-        resolution = library.resolve(document.body, entries, Input())
+        resolution = library.resolve(document.body, entries, _settings(composition))
     except FunctionError as exc:
         _fail(str(exc))
     click.echo(
