@@ -14,6 +14,9 @@ Loc = tuple[str | int, ...]
 
 # Every object of an actor carries its name under this label.
 ACTOR_LABEL = "asya.sh/actor"
+# And its part under this one: the Deployment (and its Object, in the v1 form) is the actor.
+COMPONENT_LABEL = "app.kubernetes.io/component"
+WORKLOAD_COMPONENT = "actor"
 
 RUNTIME = "asya-runtime"
 SIDECAR = "asya-sidecar"

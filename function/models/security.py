@@ -76,16 +76,14 @@ RESTRICTED_POD: Final[dict[str, Any]] = {
 
 def container_context(level: PodSecurityLevel, own: dict[str, Any] | None) -> dict[str, Any]:
     """A platform container's securityContext: the actor's, over restricted's when that is the level."""
-    own = copy.deepcopy(own or {})
-    if level != "restricted":
-        return own
-    capabilities = {**RESTRICTED_CONTAINER["capabilities"], **(own.get("capabilities") or {})}
-    return copy.deepcopy({**RESTRICTED_CONTAINER, **own, "capabilities": capabilities})
+    own = own or {}
+    if level == "restricted":
+        capabilities = {**RESTRICTED_CONTAINER["capabilities"], **(own.get("capabilities") or {})}
+        own = {**RESTRICTED_CONTAINER, **own, "capabilities": capabilities}
+    return copy.deepcopy(own)
 
 
 def pod_context(level: PodSecurityLevel, own: dict[str, Any] | None) -> dict[str, Any]:
     """The pod's securityContext: the actor's, over restricted's when that is the level."""
-    own = copy.deepcopy(own or {})
-    if level != "restricted":
-        return own
-    return copy.deepcopy({**RESTRICTED_POD, **own})
+    own = own or {}
+    return copy.deepcopy({**RESTRICTED_POD, **own} if level == "restricted" else own)

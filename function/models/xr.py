@@ -13,6 +13,8 @@ CLAIM_NAMESPACE_LABEL = "crossplane.io/claim-namespace"
 CLAIM_NAME_LABEL = "crossplane.io/claim-name"
 # The label Crossplane puts on what it composes: the XR's name.
 COMPOSITE_LABEL = "crossplane.io/composite"
+# The v1 form wraps each Kubernetes object it composes in provider-kubernetes' Object.
+WRAPPER_API_VERSION = "kubernetes.crossplane.io/v1alpha2"
 # Keys Crossplane itself writes into an XR's spec: never actor settings.
 CROSSPLANE_MACHINERY = frozenset(
     {

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from function.models import names, pod
+from function.models.xr import WRAPPER_API_VERSION
 
 API_VERSION = "apiextensions.crossplane.io/v1beta1"
 KIND = "EnvironmentConfig"
@@ -112,22 +113,12 @@ def for_workloads(actor: Any, namespace: str) -> list[Requirement]:
 # Object, which exists as soon as Crossplane composes it; the Deployment itself only once
 # the provider has applied it. The Objects that wrap an actor's Deployment, by its labels.
 WRAPPED_WORKLOADS_KEY = "actor-objects"
-WRAPPER_API_VERSION = "kubernetes.crossplane.io/v1alpha2"
 
 
 def for_wrapped_workloads(actor: Any) -> list[Requirement]:
     """Ask for the Objects that wrap a Deployment of the actor's name (v1 form)."""
-    if not isinstance(actor, str) or names.label_problem(actor):
-        return []
-    return [
-        Requirement(
-            key=WRAPPED_WORKLOADS_KEY,
-            flavor="",
-            api_version=WRAPPER_API_VERSION,
-            kind="Object",
-            match_labels=((pod.ACTOR_LABEL, actor), ("app.kubernetes.io/component", "actor")),
-        )
-    ]
+    workload = (pod.COMPONENT_LABEL, pod.WORKLOAD_COMPONENT)
+    return _labelled(WRAPPED_WORKLOADS_KEY, WRAPPER_API_VERSION, "Object", actor, "", workload)
 
 
 # The Deployments of the actors of other namespaces whose queue would bear this actor's
@@ -181,11 +172,11 @@ def for_autoscaler(actor: Any, namespace: str) -> list[Requirement]:
 
 
 def _labelled(
-    key: str, api_version: str, kind: str, actor: Any, namespace: str
+    key: str, api_version: str, kind: str, actor: Any, namespace: str, *also: tuple[str, str]
 ) -> list[Requirement]:
-    """Objects labelled `asya.sh/actor: <actor>` in the namespace (every namespace on 1.x).
+    """Objects labelled `asya.sh/actor: <actor>` and `also`, in the namespace (every namespace on 1.x).
 
-    Crossplane 1.x ignores a selector's namespace: its answer holds the actor's
+    An empty `namespace` asks for a cluster-scoped kind. Crossplane 1.x ignores a selector's namespace: its answer holds the actor's
     namesakes of every namespace, which the readers filter by namespace.
     """
     if not isinstance(actor, str) or names.label_problem(actor):
@@ -197,7 +188,7 @@ def _labelled(
             api_version=api_version,
             kind=kind,
             namespace=namespace,
-            match_labels=((pod.ACTOR_LABEL, actor),),
+            match_labels=((pod.ACTOR_LABEL, actor), *also),
             anywhere_on_legacy=True,
         )
     ]

@@ -172,11 +172,6 @@ class Kube:
         """One object; KubeError 404 when it does not exist."""
         return self.request("GET", self.path(api_version, kind, namespace, name))
 
-    def list(self, api_version: str, kind: str, namespace: str | None = None, **query: str) -> Any:
-        """The items of a kind, in a namespace or in all."""
-        suffix = f"?{urllib.parse.urlencode(query)}" if query else ""
-        return self.request("GET", self.path(api_version, kind, namespace) + suffix)["items"]
-
     def delete(self, api_version: str, kind: str, name: str, namespace: str | None = None) -> Any:
         """Delete one object (in the background, as kubectl does)."""
         return self.request(

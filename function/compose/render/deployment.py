@@ -87,7 +87,7 @@ def render(plan: Plan) -> dict[str, Any]:
             "namespace": plan.namespace,
             # The XR's name, as Crossplane labels what it composes, also on a wrapped
             # Deployment: how another actor of the same name finds it taken.
-            "labels": meta.labels(plan, "actor")
+            "labels": meta.labels(plan, pod.WORKLOAD_COMPONENT)
             | {"asya.sh/inject": "true", COMPOSITE_LABEL: plan.xr.name},
         },
         "spec": deployment_spec,

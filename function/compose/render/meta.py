@@ -8,6 +8,7 @@ from typing import Any
 from function.models import names, pod
 from function.models.plan import Plan
 from function.models.scaling import QUEUE_TRIGGER
+from function.models.xr import WRAPPER_API_VERSION
 
 # Composition resource names: the same as upstream's composition, so a cluster
 # can switch to this function without Crossplane recreating anything.
@@ -16,7 +17,6 @@ TRIGGER_AUTHENTICATION = "triggerauthentication"
 SCALED_OBJECT = "scaledobject"
 DEPLOYMENT = "deployment"
 
-WRAPPER_API_VERSION = "kubernetes.crossplane.io/v1alpha2"
 # The name a managed resource has in the cloud, when it differs from its own.
 EXTERNAL_NAME = "crossplane.io/external-name"
 SYSTEM_ACTORS = frozenset({"x-sink", "x-sump", "happy-end", "error-end"})
@@ -59,7 +59,7 @@ def labels(plan: Plan, component: str) -> dict[str, str]:
     """
     return user_labels(plan) | {
         "app.kubernetes.io/name": plan.actor,
-        "app.kubernetes.io/component": component,
+        pod.COMPONENT_LABEL: component,
         "app.kubernetes.io/part-of": "asya",
         "app.kubernetes.io/managed-by": "crossplane",
         pod.ACTOR_LABEL: plan.actor,
