@@ -73,21 +73,6 @@ def _parse(text: str) -> Decimal | None:
     return _to_the_nano(amount)
 
 
-def form(value: object) -> str:
-    """How a quantity is written, which its canonical text keeps.
-
-    "binary" (`1Ki`), "exponent" (`1e3`), or "decimal" (no suffix or `n` to `E`, and a
-    JSON number).
-    """
-    shape = _SHAPE.fullmatch(value.strip()) if isinstance(value, str) else None
-    if shape is None:
-        return "decimal"
-    letters, exponent_digits = shape.group(5), shape.group(6)
-    if letters in BINARY_SUFFIXES:
-        return "binary"
-    return "exponent" if letters in ("e", "E") and exponent_digits else "decimal"
-
-
 def _to_the_nano(amount: Decimal) -> Decimal:
     """Rounded up (away from zero) to the nano, as the API server keeps a quantity."""
     if not amount.is_finite() or amount.as_tuple().exponent >= -9:  # type: ignore[operator]

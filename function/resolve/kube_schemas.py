@@ -24,7 +24,7 @@ import jsonschema_rs
 
 from function.codec.kinds import kind_of
 from function.models import quantity
-from function.resolve import kube_rules, resources
+from function.resolve import kube_rules
 from function.resolve.provenance import Provenance
 
 SCHEMAS = ("kubernetes_validate", "kubernetes-json-schema/v1.37.0-local-strict/_definitions.json")
@@ -167,11 +167,7 @@ def validator() -> jsonschema_rs.Draft202012Validator:
     return jsonschema_rs.Draft202012Validator(
         {"$defs": defined, **parts_schema()},
         mask=MASK,
-        formats={
-            "quantity": lambda text: quantity.parse(text) is not None,
-            "cpu-divisor": lambda text: resources.divisor_taken("cpu", text),
-            "size-divisor": lambda text: resources.divisor_taken("memory", text),
-        },
+        formats={"quantity": lambda text: quantity.parse(text) is not None},
         validate_formats=True,
     )
 

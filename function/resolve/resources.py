@@ -7,8 +7,7 @@ is a whole number; a request is at most its limit, and equals it where the resou
 cannot be overcommitted (extended resources, huge pages), which therefore need a
 limit; huge pages come with cpu or memory; and a container claims no resource the pod
 does not declare (the function declares none; a cluster before 1.34 without dynamic
-resource allocation drops the claim instead, which leaves it as useless). An emptyDir
-volume's size limit is not negative either. A quantity the API server cannot read at
+resource allocation drops the claim instead, which leaves it as useless). A quantity the API server cannot read at
 all (`1Gb`) is skipped here and refused by the schema check, which runs once these
 rules pass (kube_schemas).
 """
@@ -36,9 +35,6 @@ NAMES_ALLOWED = (
     "cpu, memory, ephemeral-storage, hugepages-<page size>, "
     "or an extended resource named with its domain (example.com/gpu)"
 )
-# The divisors, past 1, the API server takes for memory, storage and huge pages, by value.
-_THOUSANDS = frozenset(Decimal(1000) ** power for power in range(1, 7))
-_KIBIS = frozenset(Decimal(1024) ** power for power in range(1, 7))
 
 
 def check(origin: Provenance) -> None:
@@ -52,29 +48,6 @@ def check(origin: Provenance) -> None:
         found = pod.value_at(origin.data, loc)
         if isinstance(found, Mapping):
             _requirements(origin, loc, found)
-    for index, volume in enumerate(origin.data.get("volumes") or []):
-        limit = pod.value_at(volume, ("emptyDir", "sizeLimit"))
-        amount = quantity.parse(limit) if limit is not None else None
-        if amount is not None and amount < 0:
-            where = ("volumes", index, "emptyDir", "sizeLimit")
-            raise origin.refuse(where, f"{_shown(limit)} is negative; a size limit is 0 or more")
-
-
-def divisor_taken(kind: str, divisor: object) -> bool:
-    """Whether the API server takes a divisor of a cpu or other ("memory") resource.
-
-    It compares the divisor's canonical text with its sets; 0 is unset, and 1 reads `1`.
-    """
-    amount = quantity.parse(divisor)
-    if amount is None or amount in (0, 1):
-        return amount is not None
-    written = quantity.form(divisor)
-    if kind == "cpu":
-        return amount == Decimal("0.001") and written != "exponent"
-    # A binary quantity under 1024 reads as a decimal one (`0.9765625Ki` is `1k`).
-    return (
-        amount in _THOUSANDS and (written == "decimal" or (written == "binary" and amount < 1024))
-    ) or (amount in _KIBIS and written == "binary")
 
 
 def is_extended(name: str) -> bool:

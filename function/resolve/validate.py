@@ -13,15 +13,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from function.errors import FlavorError, SpecError
-from function.models import names, pod, timeouts
+from function.models import names, pod
 from function.models.input import Input
 from function.models.pod import Loc
 from function.models.spec import Spec
 from function.resolve import env_names, kube_schemas, pod_volumes, resources
 from function.resolve.provenance import MAX_PROBLEMS, Provenance
-
-# What only a container that keeps running has: an init container, only with restartPolicy Always.
-RUNNING_ONLY = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 
 
 def check(spec: Spec, settings: Input, origin: Provenance) -> None:
@@ -51,14 +48,11 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     if volumes is not None:
         defined = volumes
         checks.append(lambda: pod_volumes.runtime_mounts(spec, settings, defined, origin))
-        checks.append(lambda: pod_volumes.env_files(origin, defined))
         for field in ("sidecars", "initContainers"):
             for index, container in enumerate(origin.data.get(field) or []):
                 checks.append(
                     functools.partial(_user_container, (field, index), container, defined, origin)
                 )
-    grace = timeouts.grace_period_seconds(spec.actor_timeout_seconds)
-    checks += [lambda: _sleeps_within(grace, origin), lambda: _host_ports(origin)]
     for run in checks:
         try:
             run()
@@ -69,48 +63,6 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     # Only then: the rules above say what is wrong in the pod's own words, and a part
     # they refuse (a mount without a path) would be refused here a second time.
     kube_schemas.check(origin)
-
-
-def _sleeps_within(grace: int, origin: Provenance) -> None:
-    """A user's container's lifecycle hook sleeps no longer than the pod may take to stop."""
-    for field in ("sidecars", "initContainers"):
-        for index, container in enumerate(origin.data.get(field) or []):
-            for hook in ("postStart", "preStop"):
-                seconds = pod.value_at(container, ("lifecycle", hook, "sleep", "seconds"))
-                if isinstance(seconds, int) and not isinstance(seconds, bool) and seconds > grace:
-                    raise origin.refuse(
-                        (field, index, "lifecycle", hook, "sleep", "seconds"),
-                        f"a hook sleeps at most the pod's terminationGracePeriodSeconds, {grace} "
-                        "(the actor's timeout and the sidecar's hand-off after it)",
-                    )
-
-
-def _host_ports(origin: Provenance) -> None:
-    """No two ports take one host port (per protocol and host IP).
-
-    The pod's containers share the host's ports; an init container runs alone, so
-    only its own ports may not share one.
-    """
-    groups = [[("sidecars", index) for index in range(len(origin.data.get("sidecars") or []))]]
-    groups += [
-        [("initContainers", index)] for index in range(len(origin.data.get("initContainers") or []))
-    ]
-    for group in groups:
-        taken: set[tuple[str, str, int]] = set()
-        for field, index in group:
-            ports = pod.value_at(origin.data, (field, index, "ports"))
-            for at, port in enumerate(ports if isinstance(ports, list) else []):
-                number = port.get("hostPort") if isinstance(port, Mapping) else None
-                if not isinstance(number, int) or isinstance(number, bool) or number == 0:
-                    continue
-                key = (str(port.get("protocol") or "TCP"), str(port.get("hostIP") or ""), number)
-                if key in taken:
-                    raise origin.refuse(
-                        (field, index, "ports", at, "hostPort"),
-                        f"the host port {number}/{key[0]} is taken by another port of the "
-                        + ("pod" if field == "sidecars" else "init container"),
-                    )
-                taken.add(key)
 
 
 def _together(problems: Sequence[FlavorError]) -> FlavorError:
@@ -145,10 +97,7 @@ def _container_names(origin: Provenance) -> None:
 def _user_container(
     loc: Loc, container: Mapping[str, Any], volumes: pod_volumes.Volumes, origin: Provenance
 ) -> None:
-    """A user's sidecar or init container: an image, unique port names, env and mounts alike.
-
-    An init container that runs to completion is neither probed nor hooked.
-    """
+    """A user's sidecar or init container: an image, env names of its own, mounts of the pod's volumes."""
     image = container.get("image")
     if not isinstance(image, str) or not image.strip():
         raise origin.refuse((*loc, "image"), "a container needs an image", missing=True)
@@ -162,38 +111,4 @@ def _user_container(
         for index, item in enumerate(env or [])
     ]
     env_names.unique(origin, entries, pod.ANY_PLATFORM_ENV, f"container {container['name']!r}")
-    ports = container.get("ports")
-    named: set[str] = set()
-    for index, port in enumerate(ports if isinstance(ports, list) else []):
-        name = port.get("name") if isinstance(port, Mapping) else None
-        if isinstance(name, str) and name:
-            if name in named:
-                where = (*loc, "ports", index, "name")
-                raise origin.refuse(where, f"the port name {name!r} is used twice in the container")
-            named.add(name)
-    if loc[0] == "initContainers" and container.get("restartPolicy") != "Always":
-        # Only an init container that keeps running (a sidecar of the pod) is probed.
-        for field in RUNNING_ONLY:
-            if container.get(field) is not None:
-                raise origin.refuse(
-                    (*loc, field),
-                    f"an init container has no {field} unless its restartPolicy is Always",
-                )
-    _resize_policies(loc, container, origin)
     pod_volumes.container_mounts(origin, loc, container, volumes)
-
-
-def _resize_policies(loc: Loc, container: Mapping[str, Any], origin: Provenance) -> None:
-    """One resize policy per resource (its names and policies are checked with the schemas)."""
-    policies = container.get("resizePolicy")
-    covered: set[str] = set()
-    for index, policy in enumerate(policies if isinstance(policies, list) else []):
-        resource = policy.get("resourceName") if isinstance(policy, Mapping) else None
-        if not isinstance(resource, str):
-            continue
-        if resource in covered:
-            raise origin.refuse(
-                (*loc, "resizePolicy", index, "resourceName"),
-                f"{resource} has a resize policy already",
-            )
-        covered.add(resource)
