@@ -1,17 +1,29 @@
-"""The real API server judges what the function renders: every render it answers without a
-Fatal is accepted by server-side apply (dry-run, unknown fields refused), the manifests
-inside provider-kubernetes Objects included."""
+"""The real API server judges what the function renders, both ways (SPEC §6.0).
+
+Every render the function answers without a Fatal is accepted by server-side apply
+(dry-run, unknown fields refused), the manifests inside provider-kubernetes Objects
+included. And every refusal of the API server's rules the function keeps (the schemas,
+the table of rows, a container's resources) is one the API server makes too: the same
+actor rendered with those checks off is refused by the API server, or a false refusal
+fails the test. Refusals of the platform's own (the typed spec, the allow-list, the Pod
+Security level, the invariants) stand whatever the API server says.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
+from unittest import mock
 
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import json_format
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
+from function.resolve import kube_schemas, resources
 from tests import support
 from tests.cluster import rig
 from tests.cluster.dry_run import DryRun
@@ -42,15 +54,39 @@ def composed(rsp: fnv1.RunFunctionResponse) -> list[dict[str, Any]]:
     ]
 
 
+@contextmanager
+def api_server_rules_off() -> Iterator[None]:
+    """The gate without the API server's rules it mirrors: what is left is the platform's."""
+    with (
+        mock.patch.object(kube_schemas, "check", return_value=None),
+        mock.patch.object(resources, "check", return_value=None),
+    ):
+        yield
+
+
+def _seen(what: str) -> None:
+    """Count an outcome in hypothesis' statistics, when a generated example is running."""
+    if currently_in_test_context():
+        event(what)
+
+
 def accepted_unless_refused(
-    rsp: fnv1.RunFunctionResponse, dry_run: DryRun, namespace: str = "default"
+    ask: Callable[[], fnv1.RunFunctionResponse], dry_run: DryRun, namespace: str = "default"
 ) -> None:
-    """An answer is a Fatal of ours, or objects the API server accepts."""
-    if support.fatal_messages(rsp):
-        event("refused by the function")
+    """An answer is objects the API server accepts, or a Fatal of the platform's or of the API
+    server's rules that the API server makes too."""
+    refused = support.fatal_messages(rsp := ask())
+    if not refused:
+        _seen("rendered and applied")
+        assert dry_run.refusals(composed(rsp), namespace) == []
         return
-    event("rendered and applied")
-    assert dry_run.refusals(composed(rsp), namespace) == []
+    with api_server_rules_off():
+        unchecked = ask()
+    if support.fatal_messages(unchecked):
+        _seen("refused by the platform's own rules")
+        return
+    _seen("refused by an API-server rule, and by the API server")
+    assert dry_run.refusals(composed(unchecked), namespace) != [], f"a false refusal: {refused}"
 
 
 @GENERATED
@@ -62,7 +98,9 @@ def accepted_unless_refused(
 def test_generated_actors_render_what_the_api_server_accepts(
     dry_run: DryRun, actor: dict[str, Any], flavors: list[dict[str, Any]], namespaced: bool
 ) -> None:
-    accepted_unless_refused(test_pod_properties.answer(actor, flavors, namespaced), dry_run, "team")
+    accepted_unless_refused(
+        lambda: test_pod_properties.answer(actor, flavors, namespaced), dry_run, "team"
+    )
 
 
 @GENERATED
@@ -70,7 +108,7 @@ def test_generated_actors_render_what_the_api_server_accepts(
 def test_generated_resources_render_what_the_api_server_accepts(
     dry_run: DryRun, actor: dict[str, Any]
 ) -> None:
-    accepted_unless_refused(test_pod_properties.answer(actor, [], False), dry_run)
+    accepted_unless_refused(lambda: test_pod_properties.answer(actor, [], False), dry_run)
 
 
 @GENERATED
@@ -78,7 +116,7 @@ def test_generated_resources_render_what_the_api_server_accepts(
 def test_generated_pod_rules_render_what_the_api_server_accepts(
     dry_run: DryRun, actor: dict[str, Any]
 ) -> None:
-    accepted_unless_refused(test_pod_properties.answer(actor, [], False), dry_run)
+    accepted_unless_refused(lambda: test_pod_properties.answer(actor, [], False), dry_run)
 
 
 # The pod's fields passed through as Kubernetes types: mostly valid, now and then not.
@@ -155,7 +193,7 @@ POD_FIELDS = st.fixed_dictionaries(
 def test_generated_pod_fields_render_what_the_api_server_accepts(
     dry_run: DryRun, actor: dict[str, Any], flavor: dict[str, Any]
 ) -> None:
-    accepted_unless_refused(test_pod_properties.answer(actor, [flavor], False), dry_run)
+    accepted_unless_refused(lambda: test_pod_properties.answer(actor, [flavor], False), dry_run)
 
 
 @GENERATED
@@ -164,7 +202,7 @@ def test_fuzzed_specs_render_what_the_api_server_accepts(
     dry_run: DryRun, spec: dict[str, Any], flavor: dict[str, Any]
 ) -> None:
     req = test_fuzz.fuzzed_request(spec, flavor, {}, "fuzz")
-    accepted_unless_refused(test_fuzz.call(req), dry_run)
+    accepted_unless_refused(lambda: test_fuzz.call(req), dry_run)
 
 
 def test_the_judge_refuses_what_the_api_server_refuses(dry_run: DryRun) -> None:
@@ -199,3 +237,19 @@ def test_the_judge_refuses_what_the_api_server_refuses(dry_run: DryRun) -> None:
     for body in broken:
         assert dry_run.refused(body) != [], body["spec"]
     assert dry_run.refused(manifest) == []
+
+
+def test_the_judge_finds_a_false_refusal(dry_run: DryRun) -> None:
+    # A schema check that refused a valid actor would be caught: the same actor rendered
+    # without it is one the API server accepts.
+    actor = {"sidecars": [{"name": "proxy", "image": "p:1"}]}
+
+    def refuse(origin: Any) -> None:
+        raise origin.refuse(("sidecars", 0, "image"), "refused for the test")
+
+    with mock.patch.object(kube_schemas, "check", refuse), pytest.raises(AssertionError):
+        accepted_unless_refused(lambda: test_pod_properties.answer(actor, [], False), dry_run)
+    # And a refusal the API server makes too stands: a port past 65535.
+    actor = {"sidecars": [{"name": "proxy", "image": "p:1", "ports": [{"containerPort": 70000}]}]}
+    assert support.fatal_messages(test_pod_properties.answer(actor, [], False))
+    accepted_unless_refused(lambda: test_pod_properties.answer(actor, [], False), dry_run)

@@ -130,6 +130,7 @@ def test_resources_the_api_server_refuses_are_refused_naming_the_field(
         {"requests": {"cpu": "0"}, "limits": {"example.kubernetes.io/widget": "1.5"}},
         {"limits": {"ephemeral-storage": " 10Gi ", "cpu": 0.5}},
         {"limits": {GPU: "0.9995"}},  # whole in thousandths rounded up, as the API server counts
+        {"limits": {GPU: "1e400"}},  # whole, past what a context of Decimal's precision divides
     ],
 )
 def test_resources_the_api_server_accepts_are_rendered_as_written(
