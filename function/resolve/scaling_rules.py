@@ -4,8 +4,9 @@ Only while scaling is on: without it no ScaledObject is rendered, and these sett
 are read by nothing. KEDA's own checks (apis/keda/v1alpha1: ValidateTriggers,
 scaledobject_webhook.go): each trigger's name unique (the function's own is `queue`),
 no cached metrics for the cpu, memory and cron scalers, a formula's target a number
-above zero as strconv.ParseFloat reads it, a formula reading only the triggers KEDA
-hands it; the HPA's least replicas at most its most.
+above zero as strconv.ParseFloat reads it; the HPA's least replicas at most its most.
+A formula itself is KEDA's to compile: its refusal shows in the ScaledObject's status,
+which the actor's status reports (with KEDA's webhook, in the XR's events).
 
 A `cpu` or `memory` trigger needs every container of the Deployment's pod (only the
 one its `containerName` names, when set) to request or limit that resource above
@@ -18,7 +19,6 @@ warning says so.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -62,14 +62,6 @@ def check(spec: Spec, origin: Provenance) -> None:
                 (*at, "useCachedMetrics"), f"KEDA caches no metrics of the {trigger.type} scaler"
             )
     advanced = scaling.advanced
-    if advanced and advanced.formula:
-        readable = {QUEUE_TRIGGER} | {
-            trigger.name
-            for trigger in scaling.additional_triggers
-            if trigger.name and trigger.type not in RESOURCE_SCALERS
-        }
-        if problem := formula_problem(advanced.formula, readable):
-            raise origin.refuse(("scaling", "advanced", "formula"), problem)
     if advanced and advanced.formula and not _keda_target(advanced.target or ""):
         raise origin.refuse(
             ("scaling", "advanced", "target"),
@@ -82,75 +74,6 @@ def check(spec: Spec, origin: Provenance) -> None:
             f"{scaling.min_replica_count} is above maxReplicaCount {scaling.max_replica_count} "
             + (f"(from {most_from})" if most_from != DEFAULT else "(the function's default)"),
         )
-
-
-# A formula's tokens, as expr (the language KEDA compiles formulas in) reads them:
-# comments, strings (bytes too), numbers, names, and any other one character.
-_TOKEN = re.compile(
-    r"(?P<comment>//[^\n]*|/\*[\s\S]*?\*/)"
-    r"""|(?P<string>b?"(?:[^"\\]|\\.)*"|b?'(?:[^'\\]|\\.)*'|`[^`]*`)"""
-    r"|(?P<number>0[xXoObB][0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]+)?(?:[eE][+-]?[0-9]+)?"
-    r"|\.[0-9]+)"
-    r"|(?P<name>[A-Za-z_$][A-Za-z0-9_$]*)"
-    r"|(?P<other>\S)"
-)
-# Names expr reads as its own: literals and word operators.
-_EXPR_WORDS = frozenset(
-    {"true", "false", "nil", "and", "or", "not", "in", "matches", "contains", "startsWith"}
-    | {"endsWith", "let", "if", "else", "$env"}
-)
-_PAIRS = {")": "(", "]": "[", "}": "{"}
-# KEDA wraps a formula in this unless it starts so (castToFloatIfNecessary).
-_KEDA_CAST = "float("
-
-
-def formula_problem(formula: str, readable: set[str]) -> str:
-    """What KEDA's compile of a formula would refuse in its names and brackets ('' for nothing).
-
-    KEDA compiles the formula with only the named triggers other than cpu and memory
-    in scope (validateScalingModifiersFormula): any other name is an error. Names
-    called as functions (expr's builtins) and read as members (`.field`) are not
-    checked, and neither is the rest of expr's grammar: KEDA's compile judges that.
-    """
-    known = set(readable) | _EXPR_WORDS
-    matches = list(_TOKEN.finditer(formula))
-    tokens = [(match.lastgroup, match.group()) for match in matches if match.lastgroup != "comment"]
-    # A // comment runs to the end of its line: on the last, past the ")" KEDA appends.
-    if (
-        matches
-        and matches[-1].group().startswith("//")
-        and matches[-1].lastgroup == "comment"
-        and matches[-1].end() == len(formula)
-        and not formula.startswith(_KEDA_CAST)
-    ):
-        return (
-            f"a // comment on its last line hides the ')' of the {_KEDA_CAST}...) KEDA wraps a "
-            "formula in: end it with a line break, or write /* */"
-        )
-    opened: list[str] = []
-    for at, (kind, text) in enumerate(tokens):
-        following = tokens[at + 1][1] if at + 1 < len(tokens) else ""
-        before = tokens[at - 1][1] if at else ""
-        if kind == "other" and text in "([{":
-            opened.append(text)
-        elif kind == "other" and text in _PAIRS:
-            if not opened or opened.pop() != _PAIRS[text]:
-                return "its brackets do not pair"
-        elif kind == "name" and before == "let":
-            known.add(text)
-        elif kind == "name" and opened[-1:] == ["{"] and following == ":":
-            continue  # a map's key
-        elif (
-            kind == "name"
-            and text not in known
-            and following != "("  # a function: expr's builtins
-            and before not in (".", "#")  # a member, or a closure's #index and #acc
-        ):
-            return (
-                f"reads {text!r}, which is no trigger KEDA hands a formula: queue and the named "
-                f"triggers other than cpu and memory ({', '.join(sorted(readable))})"
-            )
-    return "its brackets do not pair" if opened else ""
 
 
 def _keda_target(text: str) -> bool:

@@ -187,35 +187,6 @@ KEDA_REFUSES = [
         "scaling.advanced.target: must be a number above zero",
         id="a target of zero",
     ),
-    pytest.param(
-        {"scaling": {"advanced": {"formula": "queue + backlog", "target": "5"}}},
-        "scaling.advanced.formula: reads 'backlog', which is no trigger KEDA hands a formula: "
-        "queue and the named triggers other than cpu and memory",
-        id="a formula of a name no trigger has",
-    ),
-    pytest.param(
-        {
-            "scaling": {
-                "additionalTriggers": [
-                    {"type": "cpu", "name": "cpu1", "metadata": {"value": "50"}}
-                ],
-                "advanced": {"formula": "max(queue, cpu1)", "target": "5"},
-            }
-        },
-        "scaling.advanced.formula: reads 'cpu1', which is no trigger KEDA hands a formula",
-        id="a formula of a cpu trigger, whose metric KEDA does not hand it",
-    ),
-    pytest.param(
-        {"scaling": {"advanced": {"formula": "(queue + 1", "target": "5"}}},
-        "scaling.advanced.formula: its brackets do not pair",
-        id="a formula whose brackets do not pair",
-    ),
-    pytest.param(
-        {"scaling": {"advanced": {"formula": "queue // per replica", "target": "5"}}},
-        "scaling.advanced.formula: a // comment on its last line hides the ')' of the float(...) "
-        "KEDA wraps a formula in",
-        id="a line comment at the end, which swallows KEDA's closing bracket",
-    ),
 ]
 
 
