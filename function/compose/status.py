@@ -178,6 +178,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
         meta.TRIGGER_AUTHENTICATION: _exists(plan, meta.TRIGGER_AUTHENTICATION),
         meta.SCALED_OBJECT: autoscaler.valid and meta.SCALED_OBJECT in plan.observed,
         meta.DEPLOYMENT: workload.ready,
+        meta.POD_MONITOR: _exists(plan, meta.POD_MONITOR),
     }
     return Report(
         phase=phase,

@@ -28,6 +28,10 @@ from function.models.settings import (
 )
 
 API_VERSION: Final = "asya.fn.crossplane.io/v1beta1"
+# A duration as the PodMonitor CRD takes it.
+PROMETHEUS_DURATION = (
+    r"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"
+)
 KIND: Final = "Input"
 
 
@@ -114,6 +118,22 @@ class Sidecar(Settings):
         return self
 
 
+class Metrics(Settings):
+    """Where the sidecar serves its metrics, and whether each actor gets a PodMonitor."""
+
+    port: int = Field(8080, ge=1, le=65535, description="The sidecar's metrics port (:8080).")
+    pod_monitor: bool = Field(
+        False,
+        description="Compose a PodMonitor (monitoring.coreos.com/v1) per actor that scrapes "
+        "its pods; needs the Prometheus Operator's CRDs.",
+    )
+    interval: str = Field(
+        "15s",
+        pattern=PROMETHEUS_DURATION,
+        description="How often the PodMonitor scrapes (a Prometheus duration: 15s, 1m).",
+    )
+
+
 class Kubernetes(Settings):
     """provider-kubernetes settings for wrapped objects."""
 
@@ -132,6 +152,7 @@ class Input(Settings):
     keda: Keda = Field(default_factory=Keda)
     sidecar: Sidecar = Field(default_factory=Sidecar)
     kubernetes: Kubernetes = Field(default_factory=Kubernetes)
+    metrics: Metrics = Field(default_factory=Metrics)
     rabbitmq: RabbitMQ = Field(default_factory=RabbitMQ)
     pubsub: PubSub = Field(default_factory=PubSub)
     namespaced_flavors: Literal["Auto", "Enabled", "Disabled"] = Field(

@@ -18,6 +18,8 @@ ACTOR_LABEL = "asya.sh/actor"
 COMPONENT_LABEL = "app.kubernetes.io/component"
 WORKLOAD_COMPONENT = "actor"
 
+# On the pods of an actor whose sidecar serves metrics: what a PodMonitor selects.
+METRICS_LABEL = "asya.sh/metrics"
 RUNTIME = "asya-runtime"
 SIDECAR = "asya-sidecar"
 CONNECTOR_PREFIX = "asya-state-proxy-"
@@ -68,6 +70,10 @@ SIDECAR_ENV = frozenset(
         "ASYA_RESILIENCY_POLICIES",
         "ASYA_RESILIENCY_RULES",
         "ASYA_RESILIENCY_ACTOR_TIMEOUT",
+        # Set from `metrics` and the Input's: configure metrics there.
+        "ASYA_METRICS_ENABLED",
+        "ASYA_METRICS_ADDR",
+        "ASYA_CUSTOM_METRICS",
         # Set from `tracing`: configure tracing there.
         "OTEL_EXPORTER_OTLP_ENDPOINT",
         "OTEL_EXPORTER_OTLP_PROTOCOL",

@@ -64,3 +64,6 @@ class Scaling(SpecSection):
     queue_length: int = Field(5, ge=1, le=INT32_MAX)
     advanced: Advanced | None = None
     additional_triggers: list[Trigger] = Field(default_factory=list)
+    # Set by `kubectl scale` (the XRD's scale subresource): held at this count, autoscaling
+    # paused (KEDA's paused-replicas); 0 pauses the actor. Absent, KEDA scales as usual.
+    pinned_replicas: int | None = Field(None, ge=0, le=INT32_MAX)

@@ -17,6 +17,7 @@ from pydantic import (
 
 from function import durations
 from function.models import names, pod, timeouts
+from function.models.metrics import Metrics
 from function.models.scaling import INT32_MAX, Scaling
 from function.models.spec_base import SpecSection
 
@@ -251,6 +252,7 @@ class Spec(SpecSection):
     priority_class_name: (
         Annotated[str, _held_to(names.is_object_name, names.OBJECT_NAME_WORDS)] | None
     ) = None
+    metrics: Metrics = Field(default_factory=Metrics)
 
     @property
     def actor_timeout_seconds(self) -> float:
@@ -275,7 +277,9 @@ DEFAULTS: dict[str, Any] = {
     "imagePullPolicy": Spec.model_fields["image_pull_policy"].default,
     "pythonExecutable": Spec.model_fields["python_executable"].default,
     "replicas": Spec.model_fields["replicas"].default,
-    "scaling": Scaling().model_dump(by_alias=True, exclude={"advanced", "additional_triggers"}),
+    "scaling": Scaling().model_dump(
+        by_alias=True, exclude={"advanced", "additional_triggers", "pinned_replicas"}
+    ),
 }
 STATE_PROXY_DEFAULTS: dict[str, Any] = {
     "writeMode": StateProxy.model_fields["write_mode"].default,

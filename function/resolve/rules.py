@@ -48,6 +48,9 @@ LIST_RULES: dict[Pattern, ListRule] = {
     ("resiliency", "rules", "*", "errors"): ListRule(identity=None),
     ("resiliency", "policies", "*", "onExhausted"): ListRule(identity=None),
     ("scaling", "additionalTriggers"): ListRule(identity=None),
+    ("metrics", "custom"): ListRule(identity="name"),
+    ("metrics", "custom", "*", "labels"): ListRule(identity=None),
+    ("metrics", "custom", "*", "buckets"): ListRule(identity=None),
 }
 APPEND = ListRule(identity=None)
 

@@ -14,12 +14,13 @@ from tests.support import ROOT, SHARED
 
 SCHEMAS = SHARED / "schemas"
 # The composed kinds' CRDs: KEDA's and the providers' from ../shared/schemas, provider-kubernetes'
-# Object from its Go module (linked by make e2e-tools).
+# Object and the Prometheus Operator's PodMonitor from their Go modules (linked by make e2e-tools).
 COMPOSED_CRDS = (
     SCHEMAS / "keda",
     SCHEMAS / "provider-upjet-aws",
     SCHEMAS / "provider-upjet-gcp",
     ROOT / ".e2e" / "provider-kubernetes-crds",
+    ROOT / ".e2e" / "prometheus-operator-crds",
 )
 CROSSPLANE_CRDS = ROOT / ".e2e" / "crossplane-crds"
 

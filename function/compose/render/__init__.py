@@ -8,6 +8,7 @@ from typing import Any
 from function.compose.render import (
     deployment,
     meta,
+    pod_monitor,
     scaled_object,
     service_account,
     transports,
@@ -21,6 +22,7 @@ RESOURCES: tuple[tuple[str, Callable[[Plan], dict[str, Any] | None]], ...] = (
     (meta.TRIGGER_AUTHENTICATION, trigger_auth.render),
     (meta.SCALED_OBJECT, scaled_object.render),
     (meta.DEPLOYMENT, deployment.render),
+    (meta.POD_MONITOR, pod_monitor.render),
 )
 
 

@@ -10,6 +10,10 @@ from function.models import pod, security
 from function.models.plan import Plan
 from function.models.spec import as_data
 
+# The sidecar's metrics port, by the name a PodMonitor scrapes, and where upstream serves it.
+METRICS_PORT = "metrics"
+DEFAULT_METRICS_PORT = 8080
+
 
 def go_json(value: Any) -> str:
     """Encode like Go's json.Marshal: compact, sorted keys, HTML characters escaped."""
@@ -125,6 +129,20 @@ def sidecar_image(plan: Plan) -> tuple[str, str]:
     return image, policy
 
 
+def _metrics_env(plan: Plan) -> list[dict[str, str]]:
+    """What the sidecar is told of metrics beyond its defaults (on, at :8080, none custom)."""
+    metrics, port = plan.spec.metrics, plan.settings.metrics.port
+    if not metrics.enabled:
+        return [{"name": "ASYA_METRICS_ENABLED", "value": "false"}]
+    env = []
+    if port != DEFAULT_METRICS_PORT:
+        env.append({"name": "ASYA_METRICS_ADDR", "value": f":{port}"})
+    if metrics.custom:
+        custom = [as_data(metric) for metric in metrics.custom]
+        env.append({"name": "ASYA_CUSTOM_METRICS", "value": go_json(custom)})
+    return env
+
+
 def sidecar(plan: Plan) -> dict[str, Any]:
     """The Asya sidecar: it polls the queue and hands messages to the runtime.
 
@@ -166,6 +184,7 @@ def sidecar(plan: Plan) -> dict[str, Any]:
         env.append({"name": "ASYA_RESILIENCY_RULES", "value": go_json(rules)})
     if resiliency is not None and resiliency.actor_timeout:
         env.append({"name": "ASYA_RESILIENCY_ACTOR_TIMEOUT", "value": resiliency.actor_timeout})
+    env += _metrics_env(plan)
     image, policy = sidecar_image(plan)
     container: dict[str, Any] = {
         "name": pod.SIDECAR,
@@ -177,6 +196,9 @@ def sidecar(plan: Plan) -> dict[str, Any]:
             {"name": pod.TMP_VOLUME, "mountPath": pod.TMP_PATH},
         ],
     }
+    if spec.metrics.enabled:
+        port = plan.settings.metrics.port
+        container["ports"] = [{"name": METRICS_PORT, "containerPort": port, "protocol": "TCP"}]
     if env_from := meta.env_from_secret(transports.of(plan).credentials(plan).secret):
         container["envFrom"] = env_from
     if spec.sidecar is not None and spec.sidecar.resources:

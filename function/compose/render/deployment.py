@@ -29,19 +29,23 @@ def _volumes(plan: Plan) -> list[dict[str, Any]]:
 
 def pod_labels(plan: Plan) -> dict[str, str]:
     """Labels of the pods: user labels and the ones that select and inject them."""
-    return meta.user_labels(plan) | {
+    labels = meta.user_labels(plan) | {
         "app.kubernetes.io/name": plan.actor,
         "app.kubernetes.io/component": "actor",
         pod.ACTOR_LABEL: plan.actor,
         "asya.sh/inject": "true",
     }
+    if plan.spec.metrics.enabled:
+        labels[pod.METRICS_LABEL] = "true"
+    return labels
 
 
 def render(plan: Plan) -> dict[str, Any]:
     """Render the Deployment.
 
     `spec.replicas` is left out while KEDA scales the Deployment, so applying it
-    never fights the HPA; with scaling disabled it is the actor's `replicas`.
+    never fights the HPA; with scaling disabled it is the actor's `replicas`, or the
+    count `kubectl scale` pinned.
     """
     spec = plan.spec
     grace = timeouts.grace_period_seconds(spec.actor_timeout_seconds)
@@ -78,7 +82,11 @@ def render(plan: Plan) -> dict[str, Any]:
         "template": {"metadata": {"labels": pod_labels(plan)}, "spec": template_spec},
     }
     if not spec.scaling.enabled:
-        deployment_spec = {"replicas": spec.replicas} | deployment_spec
+        # A pin (`kubectl scale`) holds the fixed count too; KEDA holds it otherwise.
+        replicas = spec.scaling.pinned_replicas
+        deployment_spec = {"replicas": spec.replicas if replicas is None else replicas} | (
+            deployment_spec
+        )
     manifest = {
         "apiVersion": "apps/v1",
         "kind": "Deployment",

@@ -16,6 +16,7 @@ SERVICE_ACCOUNT = "serviceaccount"
 TRIGGER_AUTHENTICATION = "triggerauthentication"
 SCALED_OBJECT = "scaledobject"
 DEPLOYMENT = "deployment"
+POD_MONITOR = "podmonitor"
 
 # The name a managed resource has in the cloud, when it differs from its own.
 EXTERNAL_NAME = "crossplane.io/external-name"

@@ -8,6 +8,7 @@ from function.compose.render import meta, transports
 from function.models.plan import Plan
 from function.models.spec import as_data
 
+PAUSED_REPLICAS = "autoscaling.keda.sh/paused-replicas"
 # Scale up fast, scale down gradually.
 BEHAVIOR = {
     "scaleDown": {
@@ -51,14 +52,18 @@ def render(plan: Plan) -> dict[str, Any] | None:
         transport.trigger(plan, authentication),
         *(as_data(trigger) for trigger in scaling.additional_triggers),
     ]
+    metadata: dict[str, Any] = {
+        "name": plan.actor,
+        "namespace": plan.namespace,
+        "labels": meta.labels(plan, "scaledobject"),
+    }
+    if scaling.pinned_replicas is not None:
+        # KEDA scales the Deployment to this count and stops autoscaling until it goes.
+        metadata["annotations"] = {PAUSED_REPLICAS: str(scaling.pinned_replicas)}
     manifest = {
         "apiVersion": "keda.sh/v1alpha1",
         "kind": "ScaledObject",
-        "metadata": {
-            "name": plan.actor,
-            "namespace": plan.namespace,
-            "labels": meta.labels(plan, "scaledobject"),
-        },
+        "metadata": metadata,
         "spec": {
             "scaleTargetRef": {"name": plan.actor, "kind": "Deployment"},
             "minReplicaCount": scaling.min_replica_count,
