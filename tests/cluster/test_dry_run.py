@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
+from function import pipeline as fn
 from function.resolve import kube_schemas, resources
 from tests import support
 from tests.cluster import rig
@@ -253,3 +254,30 @@ def test_the_judge_finds_a_false_refusal(dry_run: DryRun) -> None:
     actor = {"sidecars": [{"name": "proxy", "image": "p:1", "ports": [{"containerPort": 70000}]}]}
     assert support.fatal_messages(test_pod_properties.answer(actor, [], False))
     accepted_unless_refused(lambda: test_pod_properties.answer(actor, [], False), dry_run)
+
+
+@pytest.mark.parametrize("namespaced", [False, True])
+def test_metrics_a_pod_monitor_and_a_pin_are_accepted(dry_run: DryRun, namespaced: bool) -> None:
+    custom = [
+        {"name": "tokens_total", "type": "counter", "help": "Tokens.", "labels": ["model"]},
+        {"name": "latency_seconds", "type": "histogram", "buckets": [0.1, 1, 10]},
+    ]
+    actor = {"metrics": {"custom": custom}, "scaling": {"pinnedReplicas": 0}}
+    metadata = {"name": "x", "namespace": "team"} if namespaced else None
+    xr = support.MINIMAL_XR | {
+        "metadata": metadata or support.MINIMAL_XR["metadata"],
+        "spec": support.MINIMAL_XR["spec"] | actor,
+    }
+    settings = {"metrics": {"podMonitor": True, "interval": "30s"}}
+    rsp = (
+        test_pod_properties.fn.FunctionRunner()
+        .answer(support.request(xr, input=support.struct(settings)))
+        .message()
+    )
+    assert support.fatal_messages(rsp) == []
+    kinds = [
+        body.get("spec", {}).get("forProvider", {}).get("manifest", body)["kind"]
+        for body in composed(rsp)
+    ]
+    assert "PodMonitor" in kinds
+    assert dry_run.refusals(composed(rsp), "team") == []
