@@ -51,6 +51,14 @@ def manifest_spec(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return _manifest_part(body, "spec", ("spec", "forProvider", "manifest", "spec"))
 
 
+def manifest_metadata(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """Return the Kubernetes object's metadata as the cluster holds it (an Object's observed manifest).
+
+    It carries the annotations others set: KEDA's pause annotations on a ScaledObject.
+    """
+    return _manifest_part(body, "metadata", ("status", "atProvider", "manifest", "metadata"))
+
+
 def live_spec(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """Return the Kubernetes object's spec as the cluster holds it (an Object's observed manifest).
 
