@@ -224,7 +224,8 @@ def scaling(hpa: Mapping[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key in ("desiredReplicas", "currentReplicas"):
         value = status.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
+        # No HPA asks for or sees fewer than no replicas: such state is hand-written.
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             found[key] = value
     last = status.get("lastScaleTime")
     if isinstance(last, str) and last:

@@ -323,3 +323,9 @@ def test_the_queue_length_reads_every_quantity_kubernetes_writes(
     metric = hpa()["status"]["currentMetrics"][0]
     metric["external"]["current"] = {"value": written}
     assert scaling_with(hpa(currentMetrics=[metric])).get("queueLength") == length
+
+
+def test_a_negative_desired_replicas_is_no_figure() -> None:
+    # Hand-written or corrupted state: no HPA asks for fewer than no replicas.
+    assert "desiredReplicas" not in scaling_with(hpa(desiredReplicas=-3))
+    assert scaling_with(hpa(desiredReplicas=0))["desiredReplicas"] == 0
