@@ -128,6 +128,15 @@ def bounded(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def bounded_words(text: str, limit: int) -> str:
+    """A message cut after its last whole word within `limit` characters, marked ` …`."""
+    if len(text) <= limit:
+        return text
+    cut = text[: max(limit - 2, 0)]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > 0 else cut) + " …"
+
+
 def describe(found: Mapping[str, Any] | None, kind: str) -> str:
     """Say what a condition says: its message, else its reason, else its status."""
     if found is None:

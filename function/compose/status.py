@@ -101,20 +101,25 @@ def _workload(plan: Plan) -> Workload:
         message = f"Deployment is not available: {detail}"
         return Workload(False, replicas, ready, pods, message, _pods_reason(pods, "Unavailable"))
     # Available: ready, however many replicas are still starting (the counts say so).
-    reason = "PodsFailing" if pods.failing else "Available"
-    return Workload(True, replicas, ready, pods, pods.message, reason)
+    return Workload(True, replicas, ready, pods, pods.message, _pods_reason(pods, "Available"))
 
 
 def _pods_reason(pods: health.PodCounts, otherwise: str) -> str:
     if pods.failing:
-        return "PodsFailing"
+        return "PodsOOMKilled" if pods.oom_killed else "PodsFailing"
     return "PodsUnschedulable" if pods.unschedulable else otherwise
 
 
 def _phase(queue_ready: bool, autoscaler: keda.Autoscaler, workload: Workload) -> Phase:
     """The phase from each part's state: a running actor never goes back to Creating."""
-    # A running actor whose autoscaler fails or degrades is degraded.
-    if workload.pods.failing or (workload.ready and (autoscaler.degraded or autoscaler.refused)):
+    # A running actor whose autoscaler fails or degrades is degraded; so is one that
+    # serves while a pod it scales up to cannot be placed (it serves below the scale asked).
+    serving = workload.ready or workload.ready_replicas > 0
+    if (
+        workload.pods.failing
+        or (workload.ready and (autoscaler.degraded or autoscaler.refused))
+        or (serving and workload.pods.unschedulable)
+    ):
         return Phase.DEGRADED
     if not (queue_ready and autoscaler.valid):
         return Phase.CREATING
@@ -225,7 +230,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
             ),
             conditions.Aspect(
                 conditions.WORKLOAD,
-                workload.ready and not workload.pods.failing,
+                workload.ready and not (workload.pods.failing or workload.pods.unschedulable),
                 workload.reason,
                 workload.message,
             ),
