@@ -28,6 +28,7 @@ REASONS: dict[str, tuple[str, ...]] = {
         "ApplyFailed",
         "Unavailable",
         "PodsFailing",
+        "PodsOOMKilled",
         "PodsUnschedulable",
         "PodsRefused",
     ),

@@ -51,6 +51,9 @@ class PodCounts:
     message: str = ""
     # Pending pods the scheduler cannot place.
     unschedulable: int = 0
+    # The failing pod the message describes was OOMKilled: a cause of its own, so a crash
+    # loop that turns into one is news (an event), not a reworded message.
+    oom_killed: bool = False
 
 
 def needs_pods(deployment: Mapping[str, Any] | None) -> bool:
@@ -80,7 +83,7 @@ def from_deployment(status: Mapping[str, Any]) -> PodCounts:
 def count(plan: Plan, pods: Sequence[Mapping[str, Any]]) -> PodCounts:
     """Count the actor's pods and say why the first failing (else unschedulable) one is."""
     running = pending = 0
-    failing: list[tuple[str, str]] = []
+    failing: list[tuple[str, str, bool]] = []
     unschedulable: list[tuple[str, str]] = []
     for pod in pods:
         metadata = pod.get("metadata")
@@ -99,26 +102,33 @@ def count(plan: Plan, pods: Sequence[Mapping[str, Any]]) -> PodCounts:
             running += 1
             continue
         name = str(metadata.get("name", ""))
-        if why := _failing(plan, status):
-            failing.append((name, why))
+        why, oom = _failing(plan, status)
+        if why:
+            failing.append((name, why, oom))
         else:
             pending += 1
-            if why := _unschedulable(plan, status):
-                unschedulable.append((name, why))
-    message = ""
+            if _unschedulable(status):
+                unschedulable.append((name, _scheduler(status)))
     if failing:
-        message = (
-            f"{_share(len(failing), running + pending + len(failing))} failing: " + min(failing)[1]
+        _, why, oom = min(failing)
+        message = f"{_share(len(failing), running + pending + len(failing))} failing: {why}"
+        return PodCounts(
+            running,
+            pending,
+            len(failing),
+            observed.bounded_words(message, MAX_MESSAGE),
+            unschedulable=len(unschedulable),
+            oom_killed=oom,
         )
-    elif unschedulable:
-        message = (
-            f"{_share(len(unschedulable), running + pending)} pending: " + min(unschedulable)[1]
-        )
+    message = ""
+    if unschedulable:
+        share = f"{_share(len(unschedulable), running + pending)} pending: "
+        message = share + _placement(plan, min(unschedulable)[1], MAX_MESSAGE - len(share))
     return PodCounts(
         running,
         pending,
-        len(failing),
-        observed.bounded(message, MAX_MESSAGE),
+        0,
+        observed.bounded_words(message, MAX_MESSAGE),
         unschedulable=len(unschedulable),
     )
 
@@ -137,36 +147,47 @@ def _container_statuses(status: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     ]
 
 
-def _failing(plan: Plan, status: Mapping[str, Any]) -> str:
-    """Why a pod is failing ('' when it is not)."""
+def _who(name: str) -> str:
+    return f"container {name}" if name else "a container without a name"
+
+
+def _failing(plan: Plan, status: Mapping[str, Any]) -> tuple[str, bool]:
+    """Why a pod is failing ('' when it is not), and whether it was OOMKilled."""
     for container in _container_statuses(status):
-        name = str(container.get("name", ""))
-        state = container.get("state")
-        state = state if isinstance(state, Mapping) else {}
-        waiting = observed.text(state, "waiting", "reason")
-        terminated = observed.text(state, "terminated", "reason")
+        name = str(container.get("name") or "")
+        terminated = observed.text(container, "state", "terminated", "reason")
         last = observed.text(container, "lastState", "terminated", "reason")
         if terminated == OOM_KILLED or (last == OOM_KILLED and not container.get("ready")):
-            return _oom(plan, name)
-        if waiting in IMAGE_REASONS:
-            return _image(plan, name)
-        if waiting == "CreateContainerConfigError":
-            return _config(plan, name, observed.dig(state, "waiting", "message"))
-        if waiting == "CrashLoopBackOff" or _between_crashes(container):
-            # Between back-offs the container runs again, not ready: the same words, or
-            # each restart would flip the pod between failing and pending.
-            code = observed.dig(container, "lastState", "terminated", "exitCode")
-            exited = f"exit code {code}" if isinstance(code, int) else "it exits"
-            return (
-                f"container {name} is crash-looping ({exited}{f', {last}' if last else ''}); "
-                f"its log says why: kubectl logs deployment/{plan.actor} -c {name} --previous"
-            )
-        if waiting in FAILING_REASONS:
-            # Not the kubelet's message: it carries container IDs that change every retry.
-            return (
-                f"container {name} cannot be created or run ({waiting}); "
-                f"kubectl describe pods -l {ACTOR_LABEL}={plan.actor} says why"
-            )
+            return _oom(plan, name), True
+        if why := _waiting(plan, container, name):
+            return why, False
+    return "", False
+
+
+def _waiting(plan: Plan, container: Mapping[str, Any], name: str) -> str:
+    """Why a container that was not OOMKilled fails ('' when it does not)."""
+    waiting = observed.text(container, "state", "waiting", "reason")
+    if waiting in IMAGE_REASONS:
+        return _image(plan, name)
+    if waiting == "CreateContainerConfigError":
+        return _config(plan, name, observed.dig(container, "state", "waiting", "message"))
+    if waiting == "CrashLoopBackOff" or _between_crashes(container):
+        # Between back-offs the container runs again, not ready: the same words, or
+        # each restart would flip the pod between failing and pending.
+        last = observed.text(container, "lastState", "terminated", "reason")
+        code = observed.dig(container, "lastState", "terminated", "exitCode")
+        exited = f"exit code {code}" if isinstance(code, int) else "it exits"
+        logs = f"kubectl logs deployment/{plan.actor}" + (f" -c {name}" if name else "")
+        return (
+            f"{_who(name)} is crash-looping ({exited}{f', {last}' if last else ''}); "
+            f"its log says why: {logs} --previous"
+        )
+    if waiting in FAILING_REASONS:
+        # Not the kubelet's message: it carries container IDs that change every retry.
+        return (
+            f"{_who(name)} cannot be created or run ({waiting}); "
+            f"kubectl describe pods -l {ACTOR_LABEL}={plan.actor} says why"
+        )
     return ""
 
 
@@ -186,7 +207,7 @@ def _between_crashes(container: Mapping[str, Any]) -> bool:
 def _oom(plan: Plan, container: str) -> str:
     where = pod_paths.of_container(plan, container)
     if where is None:
-        return f"container {container} was OOMKilled"
+        return f"{_who(container)} was OOMKilled"
     limit = where.resource(plan, "limits", "memory")
     if limit is None:
         return (
@@ -202,7 +223,7 @@ def _image(plan: Plan, container: str) -> str:
     # alternates the first two on every retry.
     where = pod_paths.of_container(plan, container)
     if where is None:
-        return f"container {container} cannot pull its image"
+        return f"{_who(container)} cannot pull its image"
     image, path, source = where.image(plan)
     return f"container {container} cannot pull image {image}: check {path} (from {source})"
 
@@ -210,17 +231,30 @@ def _image(plan: Plan, container: str) -> str:
 def _config(plan: Plan, container: str, detail: Any) -> str:
     text = str(detail or "CreateContainerConfigError")
     named = pod_paths.naming(plan, text)
-    return f"container {container} cannot start: {text}" + (f" ({named})" if named else "")
+    return f"{_who(container)} cannot start: {text}" + (f" ({named})" if named else "")
 
 
-def _unschedulable(plan: Plan, status: Mapping[str, Any]) -> str:
+def _unschedulable(status: Mapping[str, Any]) -> bool:
     found = observed.condition(status, "PodScheduled")
-    if (
-        found is None
-        or str(found.get("status")) != "False"
-        or found.get("reason") != "Unschedulable"
-    ):
-        return ""
-    scheduler = str(found.get("message") or "no node fits")
+    return (
+        found is not None
+        and str(found.get("status")) == "False"
+        and found.get("reason") == "Unschedulable"
+    )
+
+
+def _scheduler(status: Mapping[str, Any]) -> str:
+    found = observed.condition(status, "PodScheduled") or {}
+    return str(found.get("message") or "no node fits")
+
+
+def _placement(plan: Plan, scheduler: str, room: int) -> str:
+    """What the pod asks of a node and who set it, then the scheduler's words in the room left.
+
+    Ours first: they are short and say what to change; a scheduler's message (GKE lists
+    every node group, then preemption's verdict) is cut after a whole word.
+    """
     asks = pod_paths.placement(plan)
-    return f"cannot be scheduled: {scheduler}" + (f"; the runtime asks for {asks}" if asks else "")
+    head = "cannot be scheduled: " + (f"the runtime asks for {asks}; " if asks else "")
+    said = "the scheduler says: "
+    return head + said + observed.bounded_words(scheduler, max(room - len(head) - len(said), 0))

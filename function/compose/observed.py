@@ -51,6 +51,14 @@ def manifest_spec(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return _manifest_part(body, "spec", ("spec", "forProvider", "manifest", "spec"))
 
 
+def manifest_metadata(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """Return the Kubernetes object's metadata as the cluster holds it (an Object's observed manifest).
+
+    It carries the annotations others set: KEDA's pause annotations on a ScaledObject.
+    """
+    return _manifest_part(body, "metadata", ("status", "atProvider", "manifest", "metadata"))
+
+
 def live_spec(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """Return the Kubernetes object's spec as the cluster holds it (an Object's observed manifest).
 
@@ -118,6 +126,15 @@ MAX_MESSAGE = 300
 def bounded(text: str, limit: int = MAX_MESSAGE) -> str:
     """A message cut to `limit` characters, so one provider error cannot bloat the status."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def bounded_words(text: str, limit: int) -> str:
+    """A message cut after its last whole word within `limit` characters, marked ` …`."""
+    if len(text) <= limit:
+        return text
+    cut = text[: max(limit - 2, 0)]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > 0 else cut) + " …"
 
 
 def describe(found: Mapping[str, Any] | None, kind: str) -> str:

@@ -25,6 +25,11 @@ _MISSING_OBJECT = (
 )
 # Extended resources (GPUs and the like) are asked for as limits, which requests follow.
 _PLACEMENT_RESOURCES = ("requests", "limits")
+_AFFINITY = {
+    "nodeAffinity": "node affinity",
+    "podAffinity": "pod affinity",
+    "podAntiAffinity": "pod anti-affinity",
+}
 
 
 def _data(plan: Plan) -> Mapping[str, Any]:
@@ -142,8 +147,15 @@ def naming(plan: Plan, kubelet_message: str) -> str:
     return ""
 
 
+def _setters(plan: Plan, loc: tuple[str | int, ...]) -> list[str]:
+    """Every layer that set something at a location, in the order the actor lists them."""
+    if plan.origin is None:
+        return ["the actor's spec"]
+    return [str(layer) for layer in plan.origin.setters(loc)] or [_source(plan, loc)[1]]
+
+
 def placement(plan: Plan) -> str:
-    """What the runtime asks of a node, and who set it: resources, nodeSelector, tolerations."""
+    """What the runtime asks of a node, and who set it: resources, nodeSelector, affinity, tolerations."""
     data = _data(plan)
     asks: list[str] = []
     seen: set[str] = set()
@@ -162,6 +174,11 @@ def placement(plan: Plan) -> str:
     for name, value in sorted(selector.items() if isinstance(selector, Mapping) else ()):
         path, source = _source(plan, ("nodeSelector", name))
         asks.append(f"node {name}={value} ({path}, from {source})")
+    affinity = data.get("affinity")
+    for kind in sorted(affinity if isinstance(affinity, Mapping) else ()):
+        # Merged key by key: every layer that set part of it.
+        setters = _setters(plan, ("affinity", kind))
+        asks.append(f"{_AFFINITY.get(kind, kind)} (affinity.{kind}, from {', '.join(setters)})")
     tolerations = observed.as_list(data.get("tolerations"))
     if tolerations:
         sources = sorted({_source(plan, ("tolerations", i))[1] for i in range(len(tolerations))})

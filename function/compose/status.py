@@ -21,6 +21,8 @@ class Phase(StrEnum):
     NAPPING = "Napping"
     # A pod is failing (crash-looping, its image cannot be pulled, ...): see the message.
     DEGRADED = "Degraded"
+    # A KEDA annotation stops scaling: the replicas stay where it holds them.
+    PAUSED = "Paused"
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ def _keda(plan: Plan, rendered: dict[str, Any]) -> keda.Autoscaler:
     reason, blocked = _blocked(body, "ScaledObject")
     if blocked:
         return keda.Autoscaler(False, blocked, reason=reason)
-    return keda.read(observed.manifest_status(body))
+    return keda.read(body)
 
 
 @dataclass(frozen=True)
@@ -99,17 +101,53 @@ def _workload(plan: Plan) -> Workload:
         message = f"Deployment is not available: {detail}"
         return Workload(False, replicas, ready, pods, message, _pods_reason(pods, "Unavailable"))
     # Available: ready, however many replicas are still starting (the counts say so).
-    reason = "PodsFailing" if pods.failing else "Available"
-    return Workload(True, replicas, ready, pods, pods.message, reason)
+    return Workload(True, replicas, ready, pods, pods.message, _pods_reason(pods, "Available"))
 
 
 def _pods_reason(pods: health.PodCounts, otherwise: str) -> str:
     if pods.failing:
-        return "PodsFailing"
+        return "PodsOOMKilled" if pods.oom_killed else "PodsFailing"
     return "PodsUnschedulable" if pods.unschedulable else otherwise
 
 
-def _scaling(plan: Plan) -> dict[str, Any]:
+def _phase(queue_ready: bool, autoscaler: keda.Autoscaler, workload: Workload) -> Phase:
+    """The phase from each part's state: a running actor never goes back to Creating."""
+    # A running actor whose autoscaler fails or degrades is degraded; so is one that
+    # serves while a pod it scales up to cannot be placed (it serves below the scale asked).
+    serving = workload.ready or workload.ready_replicas > 0
+    if (
+        workload.pods.failing
+        or (workload.ready and (autoscaler.degraded or autoscaler.refused))
+        or (serving and workload.pods.unschedulable)
+    ):
+        return Phase.DEGRADED
+    if not (queue_ready and autoscaler.valid):
+        return Phase.CREATING
+    if autoscaler.holds_replicas and workload.ready:
+        # Not Napping at zero replicas, nor failing: KEDA holds them where it was told.
+        return Phase.PAUSED
+    # KEDA's HPA idles because KEDA scaled the actor to zero (2.20.2): it naps even while
+    # the Deployment's last observed status still counts the pods it stops.
+    if autoscaler.napping and workload.ready_replicas == 0:
+        return Phase.NAPPING
+    if workload.ready:
+        return Phase.NAPPING if workload.replicas == 0 else Phase.READY
+    return Phase.CREATING
+
+
+def _scaling(plan: Plan, autoscaler: keda.Autoscaler) -> dict[str, Any]:
+    """The bounds the actor scales within, what KEDA's HPA says, and what KEDA's status says."""
+    found = _bounds_and_hpa(plan)
+    if autoscaler.active is not None:
+        found["active"] = autoscaler.active
+    if autoscaler.active_triggers is not None:
+        found["activeTriggers"] = list(autoscaler.active_triggers)
+    if autoscaler.paused:
+        found["paused"] = autoscaler.paused
+    return found
+
+
+def _bounds_and_hpa(plan: Plan) -> dict[str, Any]:
     """The bounds the actor scales within (KEDA's, or its fixed replicas), and what KEDA's HPA says."""
     scaling = plan.spec.scaling
     if not scaling.enabled:
@@ -140,12 +178,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     queue = transport.queue(plan)
     autoscaler = _keda(plan, rendered)
     workload = _workload(plan)
-    phase = Phase.CREATING
-    # A running actor whose autoscaler fails or degrades is degraded, never back to Creating.
-    if workload.pods.failing or (workload.ready and (autoscaler.degraded or autoscaler.refused)):
-        phase = Phase.DEGRADED
-    elif queue.ready and autoscaler.valid and workload.ready:
-        phase = Phase.NAPPING if workload.replicas == 0 else Phase.READY
+    phase = _phase(queue.ready, autoscaler, workload)
     status: dict[str, Any] = {"phase": phase.value, "transport": plan.settings.transport}
     if queue.url:
         status["queueUrl"] = queue.url
@@ -168,9 +201,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
             "message": workload.message,
         },
     }
-    status["scaling"] = _scaling(plan) | (
-        {"active": autoscaler.active} if autoscaler.active is not None else {}
-    )
+    status["scaling"] = _scaling(plan, autoscaler)
     queue_parts = transport.readiness(plan, queue)
     readiness = {
         **queue_parts,
@@ -200,7 +231,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
             ),
             conditions.Aspect(
                 conditions.WORKLOAD,
-                workload.ready and not workload.pods.failing,
+                workload.ready and not (workload.pods.failing or workload.pods.unschedulable),
                 workload.reason,
                 workload.message,
             ),

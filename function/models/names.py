@@ -43,6 +43,10 @@ PATTERN_WORDS = {
         "starting and ending with a letter or digit, after an optional DNS prefix and '/'"
     ),
 }
+# The length is a rule of its own (max_length), said apart.
+PATTERN_WORDS[DNS_LABEL] = (
+    "not a name: lowercase letters, digits and '-', starting and ending with a letter or digit"
+)
 PATTERN_WORDS[TOLERATION_KEY] = PATTERN_WORDS[LABEL_KEY] + " (or empty: every key)"
 
 # Matched whole (fullmatch): Python's `$` would also match before a final newline.

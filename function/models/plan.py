@@ -21,6 +21,9 @@ class Origin(Protocol):
     def blame(self, loc: Sequence[str | int]) -> tuple[str, Any]:
         """The dotted path of a location in the data, and who set it (printed as words)."""
 
+    def setters(self, loc: Sequence[str | int]) -> tuple[Any, ...]:
+        """Everyone who set part of the value at a location (printed as words), highest first."""
+
 
 @dataclass(frozen=True)
 class Plan:

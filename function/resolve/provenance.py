@@ -61,6 +61,11 @@ class Provenance:
         """The first layer that set the value at path (DEFAULT when none did)."""
         return next((layer for layer, data in self.sources if paths.contains(data, path)), DEFAULT)
 
+    def setters(self, loc: Sequence[str | int]) -> tuple[Layer, ...]:
+        """Every layer that set part of the value at a location (a map merged key by key)."""
+        path = paths.located(self.data, list(loc))
+        return tuple(layer for layer, data in self.sources if paths.contains(data, path))
+
     def blame(
         self,
         loc: Sequence[str | int],

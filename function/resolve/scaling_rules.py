@@ -25,7 +25,7 @@ from typing import Any
 from function.codec import go_scalars
 from function.models import pod, quantity
 from function.models.pod import Loc
-from function.models.scaling import QUEUE_TRIGGER
+from function.models.scaling import QUEUE_TRIGGER, Scaling
 from function.models.spec import Spec
 from function.resolve.provenance import DEFAULT, Provenance
 
@@ -68,12 +68,19 @@ def check(spec: Spec, origin: Provenance) -> None:
             'must be a number above zero, as text (such as "5" or "2.5")',
         )
     if scaling.min_replica_count > scaling.max_replica_count:
-        _, most_from = origin.blame(("scaling", "maxReplicaCount"))
-        raise origin.refuse(
-            ("scaling", "minReplicaCount"),
-            f"{scaling.min_replica_count} is above maxReplicaCount {scaling.max_replica_count} "
-            + (f"(from {most_from})" if most_from != DEFAULT else "(the function's default)"),
-        )
+        raise origin.refuse(("scaling", "minReplicaCount"), _min_above_max(origin, scaling))
+
+
+def _min_above_max(origin: Provenance, scaling: Scaling) -> str:
+    """Say the most and who set it, unless the least's source (which refuse names) set it too."""
+    _, least_from = origin.blame(("scaling", "minReplicaCount"))
+    _, most_from = origin.blame(("scaling", "maxReplicaCount"))
+    least, most = scaling.min_replica_count, scaling.max_replica_count
+    if most_from == DEFAULT:
+        return f"{least} is above the function's default maxReplicaCount {most}"
+    if most_from == least_from:
+        return f"{least} is above maxReplicaCount {most}"
+    return f"{least} is above maxReplicaCount {most} of {most_from}"
 
 
 def _keda_target(text: str) -> bool:

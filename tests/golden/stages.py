@@ -135,10 +135,10 @@ TROUBLE = {
     "ghcr.io/myorg/summarizer:v1.4: check image (from the actor's spec)",
     "missing-secret": '2 of 2 pods failing: container asya-runtime cannot start: secret "openai-creds"'
     ' not found (named by secretRefs[openai-creds].secretName, from flavor "openai-secrets")',
-    "unschedulable": "2 of 2 pods pending: cannot be scheduled: 0/3 nodes are available: 3 "
-    "Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for "
-    'incoming pod.; the runtime asks for cpu: 2 (resources.requests.cpu, from flavor "cpu-large"), '
-    'memory: 4Gi (resources.requests.memory, from flavor "cpu-large")',
+    "unschedulable": "2 of 2 pods pending: cannot be scheduled: the runtime asks for cpu: 2 "
+    '(resources.requests.cpu, from flavor "cpu-large"), memory: 4Gi (resources.requests.memory, '
+    'from flavor "cpu-large"); the scheduler says: 0/3 nodes are available: 3 Insufficient cpu. '
+    "preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
 }
 
 

@@ -127,7 +127,7 @@ REFUSED = {
     ),
     "a least replica count above the function's default most": (
         {"scaling": {"minReplicaCount": 20}},
-        "scaling.minReplicaCount: 20 is above maxReplicaCount 10 (the function's default)",
+        "scaling.minReplicaCount: 20 is above the function's default maxReplicaCount 10",
     ),
     "a secretRefs Secret whose name is no object name": (
         {"secretRefs": [{"secretName": "My_Secret", "keys": [{"key": "t", "envVar": "T"}]}]},
@@ -670,5 +670,14 @@ def test_counts_from_two_layers_name_both() -> None:
         )
     assert str(refused.value) == (
         "invalid flavor data: scaling.minReplicaCount: 5 is above maxReplicaCount 2 "
-        '(from the actor\'s spec) (from flavor "scale-big")'
+        'of the actor\'s spec (from flavor "scale-big")'
+    )
+
+
+def test_counts_from_one_flavor_name_it_once() -> None:
+    with pytest.raises(FlavorError) as refused:
+        resolve({}, flavor("scale-odd", {"scaling": {"minReplicaCount": 5, "maxReplicaCount": 2}}))
+    assert str(refused.value) == (
+        "invalid flavor data: scaling.minReplicaCount: 5 is above maxReplicaCount 2 "
+        '(from flavor "scale-odd")'
     )

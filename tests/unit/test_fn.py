@@ -486,3 +486,14 @@ def test_a_pubsub_retention_in_fractions_of_a_second_is_taken() -> None:
 )
 def test_a_role_no_one_assumes_is_not_held_to_anything(step_input: dict[str, Any]) -> None:
     assert support.fatal_messages(run(with_input(step_input))) == []
+
+
+@pytest.mark.parametrize("actor", ["Bad_Name", "-echo", "echo-"])
+def test_an_actor_name_refusal_says_the_rule_in_words(actor: str) -> None:
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    xr["spec"]["actor"] = actor
+    [result] = run(support.request(xr, input=support.struct({}))).results
+    assert result.message == (
+        "invalid actor spec: actor: not a name: lowercase letters, digits and '-', "
+        "starting and ending with a letter or digit (from the actor's spec)"
+    )

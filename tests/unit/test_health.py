@@ -9,7 +9,7 @@ import pytest
 
 from function import pipeline as fn
 from function.codec import structs
-from function.compose import health, render, status
+from function.compose import conditions, health, render, status
 from function.resolve import requirements
 from tests import schemas, support
 from tests.golden.cases import TROUBLES
@@ -267,9 +267,8 @@ def test_unschedulable_pods_say_what_the_pod_asks_for_and_who_asked() -> None:
     unscheduled = unschedulable_pod(scheduler)
     report = derive(flavors={"gpu-a100": GPU_FLAVOR}, pods=[unscheduled])
     message = workload(report)["message"]
-    assert message.startswith(
-        f"Deployment is not available: 1 pod pending: cannot be scheduled: {scheduler}"
-    )
+    assert message.startswith("Deployment is not available: 1 pod pending: cannot be scheduled: ")
+    assert message.endswith(f"; the scheduler says: {scheduler}")
     for asked in (
         'cpu: 4 (resources.requests.cpu, from flavor "gpu-a100")',
         'nvidia.com/gpu: 1 (resources.limits.nvidia.com/gpu, from flavor "gpu-a100")',
@@ -453,3 +452,93 @@ def test_pods_the_cluster_will_not_create_are_said_so() -> None:
     )
     [aspect] = [a for a in report.aspects if a.type == "WorkloadAvailable"]
     assert (aspect.ok, aspect.reason) == (False, "PodsRefused")
+
+
+# ------------------------------------------------------------------ issue 38's messages
+
+# What GKE's scheduler says of a GPU pod on an ordinary cluster: every node's reason, then
+# preemption's.
+GKE_SCHEDULER = (
+    "0/12 nodes are available: 2 Insufficient nvidia.com/gpu, 2 node(s) had untolerated "
+    "taint {cloud.google.com/gke-spot: true}, 8 node(s) didn't match Pod's node "
+    "affinity/selector. preemption: 0/12 nodes are available: 2 No preemption victims "
+    "found for incoming pod, 10 Preemption is not helpful for scheduling., and 4 node(s) "
+    "had volume node affinity conflict, 1 node(s) were unschedulable, 3 node(s) had taint "
+    "{node.kubernetes.io/not-ready: }, that the pod didn't tolerate."
+)
+ZONE_FLAVOR = {
+    "affinity": {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [
+                    {
+                        "matchExpressions": [
+                            {
+                                "key": "topology.kubernetes.io/zone",
+                                "operator": "In",
+                                "values": ["us-central1-a"],
+                            }
+                        ]
+                    }
+                ]
+            }
+        }
+    },
+    "tolerations": [{"key": "cloud.google.com/gke-spot", "operator": "Exists"}],
+}
+
+
+def test_a_gke_scheduler_message_keeps_who_set_the_placement_and_ends_on_a_whole_word() -> None:
+    unscheduled = unschedulable_pod(GKE_SCHEDULER)
+    report = derive(flavors={"gpu-a100": GPU_FLAVOR, "zone-a": ZONE_FLAVOR}, pods=[unscheduled])
+    message = workload(report)["message"]
+    assert len(message) <= len("Deployment is not available: ") + health.MAX_MESSAGE
+    for asked in (
+        '(nodeSelector.cloud.google.com/gke-accelerator, from flavor "gpu-a100")',
+        'node affinity (affinity.nodeAffinity, from flavor "zone-a")',
+        '2 tolerations (from flavor "gpu-a100", flavor "zone-a")',
+    ):
+        assert asked in message
+    # The scheduler's words are cut after a whole word, and said to be cut.
+    said = message.split("the scheduler says: ", 1)[1]
+    assert said.endswith(" …")
+    kept = said.removesuffix(" …")
+    assert GKE_SCHEDULER.startswith(kept)
+    assert GKE_SCHEDULER[len(kept)] == " "
+
+
+def test_a_container_without_a_name_is_said_without_a_blank() -> None:
+    nameless = waiting("", "CrashLoopBackOff", reason="OOMKilled", exitCode=137)
+    message = workload(derive(pods=[pod("echo-a", containers=[nameless])]))["message"]
+    assert "  " not in message
+    assert message.endswith("1 pod failing: a container without a name was OOMKilled")
+
+
+def test_a_serving_actor_whose_new_pod_cannot_be_scheduled_is_degraded() -> None:
+    serving = pod("echo-0")
+    scale_up = unschedulable_pod("0/3 nodes are available: 3 Insufficient nvidia.com/gpu.")
+    report = derive(
+        flavors={"gpu-a100": GPU_FLAVOR},
+        observed=unavailable(ready=1, replicas=2),
+        pods=[serving, scale_up],
+    )
+    assert report.phase == status.Phase.DEGRADED
+    [aspect] = [a for a in report.aspects if a.type == "WorkloadAvailable"]
+    assert aspect.reason == "PodsUnschedulable"
+    assert "1 of 2 pods pending: cannot be scheduled" in workload(report)["message"]
+
+
+def test_a_crash_loop_that_becomes_oomkilled_is_news() -> None:
+    crashing = waiting("asya-runtime", "CrashLoopBackOff", exitCode=1)
+    killed = waiting("asya-runtime", "CrashLoopBackOff", reason="OOMKilled", exitCode=137)
+    before, after = (
+        next(
+            a
+            for a in derive(pods=[pod("echo-a", containers=[found])]).aspects
+            if a.type == "WorkloadAvailable"
+        )
+        for found in (crashing, killed)
+    )
+    previous = {before.type: ("False", before.reason)}
+    assert conditions.changed((after,), previous) == [after]
+    assert "was OOMKilled" in after.message

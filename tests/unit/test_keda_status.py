@@ -1,4 +1,4 @@
-"""The ScaledObject's conditions as KEDA 2.19, 2.20 and 2.21 write them, read into the actor's status."""
+"""The ScaledObject's conditions as KEDA 2.19, 2.20.0 and 2.20.2 write them, read into the actor's status."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ HPA_FAILING = "the HPA was unable to compute the replica count: unable to get ex
 UNHEALTHY_HPA = {
     # 2.19: Ready is about the ScaledObject and its scalers only; nothing says the HPA fails.
     "2.19": [READY, ACTIVE, NO_FALLBACK, NOT_PAUSED],
-    # 2.20: Ready follows the HPA's health (#7669): HPAMetricsUnavailable when only the
+    # 2.20.0 and 2.20.1: Ready follows the HPA's health (#7669): HPAMetricsUnavailable when only the
     # HPA fails (ScalingDegraded when the scalers fail too).
     "2.20": [
         {
@@ -37,8 +37,8 @@ UNHEALTHY_HPA = {
         NO_FALLBACK,
         NOT_PAUSED,
     ],
-    # 2.21: Ready means validity; the HPA's health is HPAActive (#7928).
-    "2.21": [
+    # 2.20.2: Ready means validity; the HPA's health is HPAActive (#7914).
+    "2.20.2": [
         READY,
         ACTIVE,
         NO_FALLBACK,
@@ -74,7 +74,8 @@ def test_a_healthy_scaled_object_reads_the_same_on_every_version() -> None:
     for conditions in (
         [READY, ACTIVE, NO_FALLBACK, NOT_PAUSED],
         [READY, ACTIVE, NO_FALLBACK, NOT_PAUSED, {"type": "HPAActive", "status": "True"}],
-        # 2.21 while KEDA keeps the target at zero: the HPA is idle, not unhealthy.
+        # 2.20.2 just after KEDA woke the actor: HPAActive still says the target was at
+        # zero; the Deployment's ready replicas say it serves.
         [
             READY,
             {"type": "Active", "status": "False"},
@@ -87,7 +88,7 @@ def test_a_healthy_scaled_object_reads_the_same_on_every_version() -> None:
         assert keda(found) == {"ready": True, "message": ""}
 
 
-@pytest.mark.parametrize("version", ["2.20", "2.21"])
+@pytest.mark.parametrize("version", ["2.20", "2.20.2"])
 def test_an_unhealthy_hpa_degrades_a_running_actor_with_keda_reason(version: str) -> None:
     found = report(UNHEALTHY_HPA[version])
     assert found.phase == status.Phase.DEGRADED
@@ -136,10 +137,10 @@ def test_a_scaled_object_without_conditions_yet_is_waited_for() -> None:
     }
 
 
-def test_paused_scaling_is_said_and_the_actor_stays_ready() -> None:
+def test_paused_scaling_is_said_and_the_actor_shows_paused() -> None:
     paused = {"type": "Paused", "status": "True", "reason": "ScaledObjectPaused"}
     found = report([READY, ACTIVE, NO_FALLBACK, paused])
-    assert found.phase == status.Phase.READY
+    assert found.phase == status.Phase.PAUSED
     assert keda(found) == {
         "ready": True,
         "message": "scaling is paused (autoscaling.keda.sh/paused): replicas stay as they are",
@@ -301,7 +302,7 @@ def test_some_triggers_failing_degrades_and_never_sends_back_to_creating() -> No
             "Refused",
         ),
         (UNHEALTHY_HPA["2.20"], False, "Degraded"),
-        (UNHEALTHY_HPA["2.21"], False, "Degraded"),
+        (UNHEALTHY_HPA["2.20.2"], False, "Degraded"),
         ([READY, {"type": "Paused", "status": "True"}], True, "Paused"),
         ([READY, {"type": "Fallback", "status": "True"}], False, "Degraded"),
     ],
@@ -322,3 +323,9 @@ def test_the_queue_length_reads_every_quantity_kubernetes_writes(
     metric = hpa()["status"]["currentMetrics"][0]
     metric["external"]["current"] = {"value": written}
     assert scaling_with(hpa(currentMetrics=[metric])).get("queueLength") == length
+
+
+def test_a_negative_desired_replicas_is_no_figure() -> None:
+    # Hand-written or corrupted state: no HPA asks for fewer than no replicas.
+    assert "desiredReplicas" not in scaling_with(hpa(desiredReplicas=-3))
+    assert scaling_with(hpa(desiredReplicas=0))["desiredReplicas"] == 0
