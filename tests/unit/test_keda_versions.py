@@ -14,6 +14,8 @@ import pytest
 
 from function.compose import render, status
 from tests import schemas
+from tests.golden.test_schemas import xr_schema
+from tests.support import ROOT
 from tests.unit.render.plans import plan, stage
 
 HERE = Path(__file__).parent / "keda_versions"
@@ -70,3 +72,15 @@ def test_every_version_has_its_cases() -> None:
         "2.20.2": 4,
         "main": 3,
     }
+
+
+@pytest.mark.parametrize("case", cases())
+@pytest.mark.parametrize(
+    "xrd", ["xrd/xasyncactors.asya.sh.yaml", "xrd/asyncactors.asya.sh.v2.yaml"]
+)
+def test_the_status_each_version_reads_into_is_one_the_xrds_declare(
+    case: dict[str, Any], xrd: str
+) -> None:
+    # A field the XRD does not declare is pruned by the API server, never shown.
+    body = {"apiVersion": "asya.sh/v1alpha1", "kind": "AsyncActor", "status": derive(case).status}
+    assert schemas.errors(body, xr_schema(ROOT / xrd)) == []
