@@ -288,4 +288,4 @@ def test_explain_refuses_what_is_not_an_asyncactor(
     body = actor("x", []) | {"apiVersion": api_version, "kind": kind}
     result = run("explain", write(tmp_path / "x.yaml", body), "-e", str(EXAMPLES / "flavors"))
     assert result.exit_code == 1
-    assert f"{kind} {api_version} is not an AsyncActor" in result.stderr
+    assert f"{kind} x ({api_version}) is not an actor" in result.stderr

@@ -20,7 +20,7 @@ from function.cli.tools import library, plan_report
 from function.cli.tools import lint as linter
 from function.cli.tools import plan as planner
 from function.cli.tools import usage as flavor_usage
-from function.cli.tools.library import ACTOR_KINDS
+from function.cli.tools.library import plural
 from function.errors import FunctionError
 from function.models import input as fn_input
 from function.models.input import Input
@@ -87,7 +87,7 @@ def lint(
     started = time.perf_counter()
     try:
         entries = library.load(paths)
-        actors = [doc.body for path in actor_paths for doc in files.load(path)]
+        actors = [doc.body for doc in library.actors(actor_paths)]
     except RenderError as exc:
         _fail(str(exc))
     if not entries:
@@ -103,10 +103,15 @@ def lint(
         for finding in findings:
             click.echo(finding.as_text())
         count = {s: sum(f.severity == s for f in findings) for s in linter.SEVERITIES}
+        counted = (
+            plural(len(entries), "flavor"),
+            plural(len(actors), "actor"),
+            plural(count[linter.ERROR], "error"),
+            plural(count[linter.CONFLICT], "conflicting pair"),
+            plural(count[linter.WARNING], "warning"),
+        )
         click.echo(
-            f"{len(entries)} flavors, {len(actors)} actors: {count[linter.ERROR]} errors, "
-            f"{count[linter.CONFLICT]} conflicting pairs, {count[linter.WARNING]} warnings "
-            f"({time.perf_counter() - started:.2f} s)",
+            "{}, {}: {}, {}, {}".format(*counted) + f" ({time.perf_counter() - started:.2f} s)",
             err=True,
         )
     failing = {linter.ERROR, linter.WARNING} if strict else {linter.ERROR}
@@ -186,7 +191,7 @@ def plan(
     try:
         before = library.overlaid(library.load(before_paths))
         after = library.overlaid(library.load(after_paths))
-        documents = [doc for path in actor_paths for doc in files.load(path)]
+        actors = [doc.body for doc in library.actors(actor_paths)]
         compositions = (
             {kind: files.load_composition(composition) for kind in SHIPPED_COMPOSITIONS}
             if composition
@@ -200,11 +205,6 @@ def plan(
         _fail(str(exc))
     # The function logs each actor's flavors; here the report says what matters.
     logging.configure(level=logging.Level.DISABLED)
-    actors = [
-        body
-        for body in flavor_usage.objects([doc.body for doc in documents])
-        if (str(body.get("apiVersion", "")), str(body.get("kind", ""))) in ACTOR_KINDS
-    ]
     with (
         click.progressbar(length=len(actors), label="Planning", file=sys.stderr)
         if sys.stderr.isatty()
@@ -252,26 +252,29 @@ def usage(actor_paths: tuple[str, ...], required: tuple[str, ...], output: str) 
     1 when a file cannot be read, 2 on usage errors.
     """
     try:
-        documents = [doc for path in actor_paths for doc in files.load(path)]
-        entries = library.load(required)
+        documents = library.actors(actor_paths)
+        # A flavor defined twice counts once, as its last definition (as plan reads it).
+        entries = library.overlaid(library.load(required))
     except RenderError as exc:
         _fail(str(exc))
     actors, problems = flavor_usage.actors_in(documents)
     for problem in problems:
-        click.echo(f"function-asya: warning: skipped {problem}", err=True)
+        click.echo(f"function-asya: error: {problem}", err=True)
     uses = flavor_usage.usage(actors, entries)
-    if output == "json":
-        click.echo(json.dumps(flavor_usage.report(uses), indent=2))
-        return
-    for line in flavor_usage.text(uses):
-        click.echo(line)
     found = flavor_usage.report(uses)
-    click.echo(
-        f"{len(actors)} actors, {len(entries)} flavors in the library: "
-        f"{len(found['missing'])} missing, {len(found['deprecatedInUse'])} deprecated in use, "
-        f"{len(found['unused'])} unused",
-        err=True,
-    )
+    if output == "json":
+        click.echo(json.dumps(found, indent=2))
+    else:
+        for line in flavor_usage.text(uses):
+            click.echo(line)
+        click.echo(
+            f"{plural(len(actors), 'actor')}, {plural(len(entries), 'flavor')} in the library: "
+            f"{len(found['missing'])} missing, {len(found['deprecatedInUse'])} deprecated in use, "
+            f"{len(found['unused'])} unused",
+            err=True,
+        )
+    # An actor it could not read is one it cannot answer for.
+    sys.exit(1 if problems else 0)
 
 
 @click.command()
@@ -290,24 +293,27 @@ def explain(xr: str, required: tuple[str, ...], output: str, composition: str | 
     """Resolve an actor as the function does and show where every field came from.
 
     Each leaf of the resolved spec is marked `# default`, `# actor` or `# flavor <name>`;
-    with -o json, {"spec": ..., "sources": {path: source}}. A resolution that fails
-    prints the function's error and exits 1.
+    with -o json, {"spec": ..., "sources": {path: source}}. A file of several actors (or
+    a kubectl List) explains each: YAML documents headed by the actor's name, or a JSON
+    list. A resolution that fails prints the function's error and exits 1.
     """
     try:
-        document = files.load_composite(xr)
+        documents = library.actors([xr])
         entries = library.load(required)
     except RenderError as exc:
         _fail(str(exc))
-    if (document.api_version, document.kind) not in ACTOR_KINDS:
-        _fail(
-            f"{xr}: {document.kind} {document.api_version} is not an AsyncActor: explain takes "
-            "an AsyncActor claim or XR, or an XAsyncActor, of asya.sh/v1alpha1"
-        )
-    try:
-        resolution = library.resolve(document.body, entries, _settings(composition))
-    except FunctionError as exc:
-        _fail(str(exc))
-    click.echo(
-        explainer.as_json(resolution) if output == "json" else explainer.as_yaml(resolution),
-        nl=False,
-    )
+    settings = _settings(composition)
+    explained = []
+    for doc in documents:
+        try:
+            explained.append((doc, library.resolve(doc.body, entries, settings)))
+        except FunctionError as exc:
+            _fail(f"{doc.where}: {exc}" if len(documents) > 1 else str(exc))
+    if output == "json":
+        found = [explainer.explained(resolution) for _, resolution in explained]
+        click.echo(json.dumps(found if len(found) > 1 else found[0], indent=2))
+        return
+    for number, (doc, resolution) in enumerate(explained):
+        if len(explained) > 1:
+            click.echo(("---\n" if number else "") + f"# {library.actor_label(doc.body)}")
+        click.echo(explainer.as_yaml(resolution), nl=False)

@@ -6,7 +6,6 @@ The sources are found the way the function's own error messages find them
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -48,10 +47,10 @@ def origins(resolution: Resolution) -> dict[str, Layer]:
     return found
 
 
-def as_json(resolution: Resolution) -> str:
+def explained(resolution: Resolution) -> dict[str, Any]:
     """`{"spec": ..., "sources": {path: "default" | "actor" | "flavor:<name>"}}`."""
     sources = {path: source_label(origin) for path, origin in origins(resolution).items()}
-    return json.dumps({"spec": as_data(resolution.spec), "sources": sources}, indent=2)
+    return {"spec": as_data(resolution.spec), "sources": sources}
 
 
 def _comment(origin: Layer) -> str:
