@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -15,7 +16,6 @@ from crossplane.function import logging
 
 from function.cli.render import files
 from function.cli.render.errors import RenderError
-from function.cli.tools import explain as explainer
 from function.cli.tools import library, plan_report
 from function.cli.tools import lint as linter
 from function.cli.tools import plan as planner
@@ -29,7 +29,8 @@ from function.resolve.sources import FLAVOR_LABEL
 OUTPUT = click.Choice(["text", "json"])
 
 
-def _fail(message: str) -> NoReturn:
+def fail(message: str) -> NoReturn:
+    """Say why a tool cannot go on, and exit 1."""
     click.echo(f"function-asya: error: {message}", err=True)
     sys.exit(1)
 
@@ -42,14 +43,14 @@ COMPOSITION = click.option(
 )
 
 
-def _settings(composition: str | None) -> Input:
+def input_of(composition: str | None) -> Input:
     """The Input of a Composition's function-asya step; the defaults without one."""
     if composition is None:
         return Input()
     try:
         return fn_input.parse(planner.step_input(files.load_composition(composition).body))
     except (RenderError, ValueError, FunctionError) as exc:
-        _fail(f"{composition}: {exc}")
+        fail(f"{composition}: {exc}")
 
 
 @click.group()
@@ -89,14 +90,14 @@ def lint(
         entries = library.load(paths)
         actors = [doc.body for doc in library.actors(actor_paths)]
     except RenderError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if not entries:
         # Most likely a wrong path in a CI job: a pass would hide it.
-        _fail(
+        fail(
             f"no flavors in {', '.join(paths)}: no EnvironmentConfig of "
             f"apiextensions.crossplane.io, and no ConfigMap labelled {FLAVOR_LABEL}"
         )
-    findings = linter.lint(entries, actors, _settings(composition))
+    findings = linter.lint(entries, actors, input_of(composition))
     if output == "json":
         click.echo(json.dumps([f.as_dict() for f in findings], indent=2))
     else:
@@ -168,7 +169,17 @@ ACTORS = _paths(
 @click.option(
     "--fail-on",
     type=click.Choice(planner.VERDICTS[1:]),
-    help="Exit 1 when any actor's verdict is this or worse (refused > restart > changed).",
+    help="Exit 1 when any actor's verdict is this or worse (refused > restart > changed > fixed).",
+)
+@click.option(
+    "--exit-code",
+    is_flag=True,
+    help="Exit as crossplane-diff does: 0 no change, 1 error, 2 refused, 3 changed.",
+)
+@click.option(
+    "--step-summary",
+    is_flag=True,
+    help="Also append the Markdown report to $GITHUB_STEP_SUMMARY (GitHub Actions).",
 )
 def plan(
     before_paths: tuple[str, ...],
@@ -177,17 +188,54 @@ def plan(
     composition: str | None,
     output: str,
     fail_on: str | None,
+    exit_code: bool,
+    step_summary: bool,
 ) -> None:
     """What a change to the flavor library does to every actor, before it is applied.
 
     A flavor a later path defines again replaces the earlier one (a base library, then
     the files a change edits). Each actor is answered by the function's own pipeline with
-    both libraries: unchanged;
-    changed (composed resources differ, the pod template does not); restart (the
+    both libraries: unchanged; fixed (refused or waiting for a flavor before, composed
+    after); changed (composed resources differ, the pod template does not); restart (the
     Deployment's pod template differs: pods roll); refused (the function would refuse
     it after the change, with its message). Exit 0; with --fail-on, 1 when any verdict is
-    that or worse (an actor refused as before the change does not count); 2 on usage errors.
+    that or worse (an actor refused as before the change does not count); with
+    --exit-code, 0 no change, 2 refused, 3 changed; 1 on errors, 2 on usage errors.
     """
+    if fail_on is not None and exit_code:
+        raise click.UsageError("--fail-on and --exit-code each decide the exit status: give one")
+    summary_file = os.environ.get("GITHUB_STEP_SUMMARY", "")
+    if step_summary and not summary_file:
+        raise click.UsageError("--step-summary: GITHUB_STEP_SUMMARY is not set")
+    verdicts = _verdicts(before_paths, after_paths, actor_paths, composition)
+    markdown = plan_report.as_markdown(verdicts) if output == "markdown" or step_summary else ""
+    if output == "json":
+        report = {
+            "actors": [v.as_dict() for v in verdicts],
+            "summary": plan_report.summary(verdicts),
+        }
+        click.echo(json.dumps(report, indent=2, sort_keys=True))
+    elif output == "markdown":
+        click.echo(markdown, nl=False)
+    else:
+        for line in plan_report.as_text(verdicts):
+            click.echo(line)
+    if step_summary:
+        with Path(summary_file).open("a", encoding="utf-8") as found:
+            found.write(markdown)
+    if exit_code:
+        sys.exit(plan_report.exit_code(verdicts))
+    if fail_on is not None:
+        sys.exit(1 if plan_report.fails(verdicts, fail_on) else 0)
+
+
+def _verdicts(
+    before_paths: tuple[str, ...],
+    after_paths: tuple[str, ...],
+    actor_paths: tuple[str, ...],
+    composition: str | None,
+) -> list[planner.Verdict]:
+    """Read the libraries, actors and Compositions, and plan (a progress bar on a terminal)."""
     try:
         before = library.overlaid(library.load(before_paths))
         after = library.overlaid(library.load(after_paths))
@@ -202,7 +250,7 @@ def plan(
         )
         inputs = {kind: planner.step_input(doc.body) for kind, doc in compositions.items()}
     except (RenderError, ValueError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     # The function logs each actor's flavors; here the report says what matters.
     logging.configure(level=logging.Level.DISABLED)
     with (
@@ -210,29 +258,13 @@ def plan(
         if sys.stderr.isatty()
         else contextlib.nullcontext() as bar
     ):
-        verdicts = planner.plan(
+        return planner.plan(
             actors,
             before,
             after,
             lambda body: inputs[str(body.get("kind"))],
             progress=bar.update if bar is not None else None,
         )
-    if output == "json":
-        report = {
-            "actors": [v.as_dict() for v in verdicts],
-            "summary": plan_report.summary(verdicts),
-        }
-        click.echo(json.dumps(report, indent=2))
-    else:
-        lines = (
-            plan_report.as_markdown(verdicts)
-            if output == "markdown"
-            else plan_report.as_text(verdicts)
-        )
-        for line in lines:
-            click.echo(line)
-    if fail_on is not None:
-        sys.exit(1 if plan_report.fails(verdicts, fail_on) else 0)
 
 
 @flavors.command("usage")
@@ -256,7 +288,7 @@ def usage(actor_paths: tuple[str, ...], required: tuple[str, ...], output: str) 
         # A flavor defined twice counts once, as its last definition (as plan reads it).
         entries = library.overlaid(library.load(required))
     except RenderError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     actors, problems = flavor_usage.actors_in(documents)
     for problem in problems:
         click.echo(f"function-asya: error: {problem}", err=True)
@@ -275,45 +307,3 @@ def usage(actor_paths: tuple[str, ...], required: tuple[str, ...], output: str) 
         )
     # An actor it could not read is one it cannot answer for.
     sys.exit(1 if problems else 0)
-
-
-@click.command()
-@click.argument("xr", type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "-e",
-    "--required-resources",
-    "required",
-    multiple=True,
-    type=click.Path(exists=True),
-    help="Flavors (EnvironmentConfigs, ConfigMap flavors): files or directories.",
-)
-@click.option("-o", "--output", "output", type=click.Choice(["yaml", "json"]), default="yaml")
-@COMPOSITION
-def explain(xr: str, required: tuple[str, ...], output: str, composition: str | None) -> None:
-    """Resolve an actor as the function does and show where every field came from.
-
-    Each leaf of the resolved spec is marked `# default`, `# actor` or `# flavor <name>`;
-    with -o json, {"spec": ..., "sources": {path: source}}. A file of several actors (or
-    a kubectl List) explains each: YAML documents headed by the actor's name, or a JSON
-    list. A resolution that fails prints the function's error and exits 1.
-    """
-    try:
-        documents = library.actors([xr])
-        entries = library.load(required)
-    except RenderError as exc:
-        _fail(str(exc))
-    settings = _settings(composition)
-    explained = []
-    for doc in documents:
-        try:
-            explained.append((doc, library.resolve(doc.body, entries, settings)))
-        except FunctionError as exc:
-            _fail(f"{doc.where}: {exc}" if len(documents) > 1 else str(exc))
-    if output == "json":
-        found = [explainer.explained(resolution) for _, resolution in explained]
-        click.echo(json.dumps(found if len(found) > 1 else found[0], indent=2))
-        return
-    for number, (doc, resolution) in enumerate(explained):
-        if len(explained) > 1:
-            click.echo(("---\n" if number else "") + f"# {library.actor_label(doc.body)}")
-        click.echo(explainer.as_yaml(resolution), nl=False)

@@ -11,6 +11,7 @@ in the spec alone.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,12 +26,14 @@ from function.errors import FunctionError
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.resolve import actor as resolver
+from function.resolve import paths
 
 # Who set a value of the resolved spec, by its keys and indexes (None: unknown).
 SourceOf = Callable[[tuple[str | int, ...]], str | None]
 
-# Worse last: --fail-on V fails on V and anything worse.
-VERDICTS = ("unchanged", "changed", "restart", "refused")
+# Worse last: --fail-on V fails on V and anything worse. `fixed`: refused (or waiting
+# for a missing flavor) before the change, composed after it.
+VERDICTS = ("unchanged", "fixed", "changed", "restart", "refused")
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ class Change:
     before: Any
     after: Any
     source: str | None = None
+    # A spec change's path as the function's messages write it (`env[MODEL_URL]`).
+    field: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form."""
@@ -51,7 +56,7 @@ class Change:
             "before": self.before,
             "after": self.after,
             "source": self.source,
-        }
+        } | ({"field": self.field} if self.field else {})
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,7 @@ class Verdict:
     actor: str  # <namespace>/<name>
     verdict: str
     changes: tuple[Change, ...] = ()
-    error: str = ""
+    error: str = ""  # why it is refused; for `fixed`, why it was
     # Refused before the change too, for the same reason: not the change's doing.
     as_before: bool = False
 
@@ -137,18 +142,52 @@ def pod_template(resources: Mapping[str, Any]) -> Any:
     return (deployment.get("spec") or {}).get("template")
 
 
-def differences(
-    before: Any, after: Any, at: tuple[str | int, ...] = ()
-) -> Iterator[tuple[tuple[str | int, ...], Any, Any]]:
-    """Every leaf (or subtree) that differs, as (keys and indexes, before, after)."""
+Location = tuple[str | int, ...]
+
+
+def differences(before: Any, after: Any, at: Location = ()) -> Iterator[tuple[Location, Any, Any]]:
+    """Every leaf (or subtree) that differs, as (keys and indexes, before, after).
+
+    Lists differ item by item: matched by `name` or `key` where every item has a
+    distinct one (an item added or removed is one change, at its own index), else by
+    position.
+    """
     if isinstance(before, dict) and isinstance(after, dict):
         for key in sorted(set(before) | set(after)):
             yield from differences(before.get(key), after.get(key), (*at, key))
-    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
-        for index, (one, other) in enumerate(zip(before, after, strict=True)):
-            yield from differences(one, other, (*at, index))
+    elif isinstance(before, list) and isinstance(after, list):
+        key = _identity(before, after)
+        if key is None:
+            for index in range(max(len(before), len(after))):
+                yield from differences(_nth(before, index), _nth(after, index), (*at, index))
+            return
+        old = {item[key]: (index, item) for index, item in enumerate(before)}
+        new = {item[key]: (index, item) for index, item in enumerate(after)}
+        for ident, (index, item) in new.items():
+            yield from differences(old.get(ident, (index, None))[1], item, (*at, index))
+        for ident, (index, item) in old.items():
+            if ident not in new:
+                yield (*at, index), item, None
     elif before != after:
         yield at, before, after
+
+
+def _nth(items: list[Any], index: int) -> Any:
+    return items[index] if index < len(items) else None
+
+
+def _identity(*lists: list[Any]) -> str | None:
+    """The key naming each item of the lists apart (`name`, else `key`), if one does."""
+    for key in ("name", "key"):
+        idents = [
+            [item.get(key) if isinstance(item, dict) else None for item in items] for items in lists
+        ]
+        if all(
+            all(isinstance(i, str) for i in found) and len(set(found)) == len(found)
+            for found in idents
+        ):
+            return key
+    return None
 
 
 def pointer(at: Sequence[str | int]) -> str:
@@ -163,9 +202,8 @@ def judge(label: str, before: Answer, after: Answer, source_of: SourceOf | None 
             label, "refused", error=after.refused, as_before=before.refused == after.refused
         )
     if before.refused:
-        # Composed again after being refused: its pods take the new template.
-        rolls = pod_template(after.resources) is not None
-        return Verdict(label, "restart" if rolls else "changed", _changes(before, after, source_of))
+        # Composed for the first time: nothing of it ran to restart.
+        return Verdict(label, "fixed", _changes(before, after, source_of), error=before.refused)
     if before.resources == after.resources and before.spec == after.spec:
         return Verdict(label, "unchanged")
     rolls = pod_template(before.resources) != pod_template(after.resources)
@@ -174,7 +212,14 @@ def judge(label: str, before: Answer, after: Answer, source_of: SourceOf | None 
 
 def _changes(before: Answer, after: Answer, source_of: SourceOf | None) -> tuple[Change, ...]:
     found = [
-        Change("spec", pointer(at), old, new, source_of(at) if source_of else None)
+        Change(
+            "spec",
+            pointer(at),
+            old,
+            new,
+            source_of(at) if source_of and new is not None else None,
+            paths.dotted(paths.located(before.spec if new is None else after.spec, at)),
+        )
         for at, old, new in differences(before.spec, after.spec)
     ]
     # A composed resource's value that changed as a spec value did is that value, rendered:
@@ -189,7 +234,8 @@ def _changes(before: Answer, after: Answer, source_of: SourceOf | None) -> tuple
 
 
 def _values(before: Any, after: Any) -> str:
-    return repr((before, after))
+    # Keys sorted: the two sides' maps come from protobuf Structs, each in its own order.
+    return json.dumps((before, after), sort_keys=True)
 
 
 def step_input(composition: Mapping[str, Any]) -> dict[str, Any]:
