@@ -48,7 +48,7 @@ def input_of(composition: str | None) -> Input:
     if composition is None:
         return Input()
     try:
-        return fn_input.parse(planner.step_input(files.load_composition(composition).body))
+        return fn_input.parse(library.step_input(files.load_composition(composition).body))
     except (RenderError, ValueError, FunctionError) as exc:
         fail(f"{composition}: {exc}")
 
@@ -248,7 +248,7 @@ def _verdicts(
                 for kind, path in SHIPPED_COMPOSITIONS.items()
             }
         )
-        inputs = {kind: planner.step_input(doc.body) for kind, doc in compositions.items()}
+        inputs = {kind: library.step_input(doc.body) for kind, doc in compositions.items()}
     except (RenderError, ValueError) as exc:
         fail(str(exc))
     # The function logs each actor's flavors; here the report says what matters.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +10,7 @@ from function.cli.render import files
 from function.cli.render.errors import RenderError
 from function.cli.render.files import Document
 from function.errors import FlavorError, FunctionError
+from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.input import Input
 from function.resolve import actor
@@ -153,3 +154,16 @@ def fetched_for(lookup: Lookup, library: Sequence[Entry]) -> dict[str, list[dict
             and entry.namespace == requirement.namespace
         ][:1]
     return found
+
+
+def step_input(composition: Mapping[str, Any]) -> dict[str, Any]:
+    """The Input of a Composition's function-asya step (by its Input's apiVersion).
+
+    Raises:
+        ValueError: when no step carries one.
+    """
+    for step in (composition.get("spec") or {}).get("pipeline") or []:
+        found = step.get("input") if isinstance(step, dict) else None
+        if isinstance(found, dict) and found.get("apiVersion") == fn_input.API_VERSION:
+            return found
+    raise ValueError("no step of the Composition has function-asya's Input")

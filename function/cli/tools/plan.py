@@ -96,10 +96,10 @@ class Answer:
 def answer(
     runner: pipeline.FunctionRunner,
     body: dict[str, Any],
-    entries: Sequence[Entry],
+    fetched: dict[str, list[dict[str, Any]]],
     settings: dict[str, Any],
 ) -> Answer:
-    """Answer one actor as the function does, its flavors fetched from `entries`.
+    """Answer one actor as the function does, `fetched` answering its requirements.
 
     `settings` is the Composition step's Input, as the function receives it.
     """
@@ -110,12 +110,7 @@ def answer(
         req.input.update(settings)
     except (ValueError, TypeError) as exc:  # what no Struct can hold
         return Answer(refused=f"cannot read the actor: {exc}")
-    try:
-        xr = xr_model.parse(body)
-        found = resolver.lookup(xr, fn_input.parse(settings), namespaced_selectors=True)
-    except FunctionError as exc:
-        return Answer(refused=str(exc))
-    for key, items in library.fetched_for(found, entries).items():
+    for key, items in fetched.items():
         answered = req.required_resources[key]
         for item in items:
             answered.items.add().resource.update(item)
@@ -132,6 +127,23 @@ def answer(
         resources={name: structs.plain(r.resource) for name, r in rsp.desired.resources.items()},
         spec=composite.get("spec") or {},
     )
+
+
+def fetched(
+    body: dict[str, Any], settings: fn_input.Input | str, *libraries: Sequence[Entry]
+) -> list[dict[str, list[dict[str, Any]]]] | str:
+    """What each library answers the actor's requirements with, or why it asks for none.
+
+    `settings`: the parsed Input, or why it is invalid.
+    """
+    if isinstance(settings, str):
+        return settings
+    try:
+        xr = xr_model.parse(body)
+        found = resolver.lookup(xr, settings, namespaced_selectors=True)
+    except FunctionError as exc:
+        return str(exc)
+    return [library.fetched_for(found, entries) for entries in libraries]
 
 
 def pod_template(resources: Mapping[str, Any]) -> Any:
@@ -238,19 +250,6 @@ def _values(before: Any, after: Any) -> str:
     return json.dumps((before, after), sort_keys=True)
 
 
-def step_input(composition: Mapping[str, Any]) -> dict[str, Any]:
-    """The Input of a Composition's function-asya step (by its Input's apiVersion).
-
-    Raises:
-        ValueError: when no step carries one.
-    """
-    for step in (composition.get("spec") or {}).get("pipeline") or []:
-        found = step.get("input") if isinstance(step, dict) else None
-        if isinstance(found, dict) and found.get("apiVersion") == fn_input.API_VERSION:
-            return found
-    raise ValueError("no step of the Composition has function-asya's Input")
-
-
 def _sources_after(
     body: dict[str, Any], entries: Sequence[Entry], settings: dict[str, Any]
 ) -> SourceOf | None:
@@ -270,6 +269,13 @@ def _sources_after(
     return source_of
 
 
+def _parsed(settings: dict[str, Any]) -> fn_input.Input | str:
+    try:
+        return fn_input.parse(settings)
+    except FunctionError as exc:
+        return str(exc)
+
+
 def plan(
     actors: Sequence[dict[str, Any]],
     before: Sequence[Entry],
@@ -283,11 +289,20 @@ def plan(
     flavors once, for every actor that lists it.
     """
     first, second = pipeline.FunctionRunner(), pipeline.FunctionRunner()
+    # Each Composition's Input, parsed once (`settings` hands back one dict per Composition).
+    parsed: dict[int, fn_input.Input | str] = {}
     verdicts = []
     for body in actors:
         given = settings(body)
-        old = answer(first, body, before, given)
-        new = answer(second, body, after, given)
+        if id(given) not in parsed:
+            parsed[id(given)] = _parsed(given)
+        flavors = fetched(body, parsed[id(given)], before, after)
+        if isinstance(flavors, str):
+            old = new = Answer(refused=flavors)
+        else:
+            old = answer(first, body, flavors[0], given)
+            # The same flavors both times: the same answer, asked for once.
+            new = old if flavors[1] == flavors[0] else answer(second, body, flavors[1], given)
         source_of = None
         if not new.refused and (
             old.refused or old.resources != new.resources or old.spec != new.spec
