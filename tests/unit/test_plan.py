@@ -149,7 +149,7 @@ def test_text_and_markdown_show_what_changes_and_who_set_it(tmp_path: Path) -> N
     ]
     assert (
         '| ml/gpu-checkpoints | `resources.requests.memory`: `"16Gi"` -> `"24Gi"` '
-        "(flavor gpu-a100) |"
+        "(flavor gpu-a100)<br>composed resources that change: deployment |"
     ) in markdown
 
 

@@ -84,21 +84,18 @@ def load_text(text: str, source: str, *, allow_empty: bool = True) -> list[Docum
 
 
 def _objects(body: Any, source: str, at: str) -> list[Document]:
-    """The object, or a List's items (`kind` ending in List, with `items`)."""
-    if not (
-        isinstance(body, dict) and str(body.get("kind", "")).endswith("List") and "items" in body
-    ):
-        return [_document(body, source, at)]
-    items = body["items"]
-    if not isinstance(items, list):
-        raise RenderError(
-            f"cannot parse {source}{_at(at)}: the {body['kind']}'s items must be a list, "
-            f"not {kinds.kind_of(items)}"
-        )
-    return [
-        _document(item, source, f"{at or 'document 1'}, item {i}")
-        for i, item in enumerate(items, 1)
-    ]
+    """The object, or a List's items (a `kind` ending in List, with `items`)."""
+    if isinstance(body, dict) and str(body.get("kind", "")).endswith("List") and "items" in body:
+        if not isinstance(items := body["items"], list):
+            raise RenderError(
+                f"cannot parse {source}{_at(at)}: the {body['kind']}'s items must be a list, "
+                f"not {kinds.kind_of(items)}"
+            )
+        return [
+            _document(item, source, f"{at or 'document 1'}, item {i}")
+            for i, item in enumerate(items, 1)
+        ]
+    return [_document(body, source, at)]
 
 
 def _at(at: str) -> str:

@@ -103,16 +103,15 @@ def lint(
     else:
         for finding in findings:
             click.echo(finding.as_text())
-        count = {s: sum(f.severity == s for f in findings) for s in linter.SEVERITIES}
-        counted = (
-            plural(len(entries), "flavor"),
-            plural(len(actors), "actor"),
-            plural(count[linter.ERROR], "error"),
-            plural(count[linter.CONFLICT], "conflicting pair"),
-            plural(count[linter.WARNING], "warning"),
-        )
+        nouns = {
+            linter.ERROR: "error",
+            linter.CONFLICT: "conflicting pair",
+            linter.WARNING: "warning",
+        }
+        counted = [plural(sum(f.severity == s for f in findings), nouns[s]) for s in nouns]
         click.echo(
-            "{}, {}: {}, {}, {}".format(*counted) + f" ({time.perf_counter() - started:.2f} s)",
+            f"{plural(len(entries), 'flavor')}, {plural(len(actors), 'actor')}: "
+            f"{', '.join(counted)} ({time.perf_counter() - started:.2f} s)",
             err=True,
         )
     failing = {linter.ERROR, linter.WARNING} if strict else {linter.ERROR}

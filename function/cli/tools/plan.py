@@ -168,38 +168,30 @@ def differences(before: Any, after: Any, at: Location = ()) -> Iterator[tuple[Lo
         for key in sorted(set(before) | set(after)):
             yield from differences(before.get(key), after.get(key), (*at, key))
     elif isinstance(before, list) and isinstance(after, list):
-        key = _identity(before, after)
-        if key is None:
-            for index in range(max(len(before), len(after))):
-                yield from differences(_nth(before, index), _nth(after, index), (*at, index))
-            return
-        old = {item[key]: (index, item) for index, item in enumerate(before)}
-        new = {item[key]: (index, item) for index, item in enumerate(after)}
-        for ident, (index, item) in new.items():
-            yield from differences(old.get(ident, (index, None))[1], item, (*at, index))
-        for ident, (index, item) in old.items():
-            if ident not in new:
-                yield (*at, index), item, None
+        for index, old, new in _paired(before, after):
+            yield from differences(old, new, (*at, index))
     elif before != after:
         yield at, before, after
 
 
-def _nth(items: list[Any], index: int) -> Any:
-    return items[index] if index < len(items) else None
-
-
-def _identity(*lists: list[Any]) -> str | None:
-    """The key naming each item of the lists apart (`name`, else `key`), if one does."""
+def _paired(before: list[Any], after: list[Any]) -> list[tuple[int, Any, Any]]:
+    """The items of two lists as (index, before, after), None where one list has none."""
     for key in ("name", "key"):
-        idents = [
-            [item.get(key) if isinstance(item, dict) else None for item in items] for items in lists
-        ]
-        if all(
-            all(isinstance(i, str) for i in found) and len(set(found)) == len(found)
-            for found in idents
-        ):
-            return key
-    return None
+        old, new = (
+            {i[key]: (n, i) for n, i in enumerate(items) if _named(i, key)}
+            for items in (before, after)
+        )
+        if (len(old), len(new)) == (len(before), len(after)):  # each item named apart
+            paired = [(n, old.get(k, (n, None))[1], i) for k, (n, i) in new.items()]
+            return paired + [(n, i, None) for k, (n, i) in old.items() if k not in new]
+    return [
+        (n, before[n] if n < len(before) else None, after[n] if n < len(after) else None)
+        for n in range(max(len(before), len(after)))
+    ]
+
+
+def _named(item: Any, key: str) -> bool:
+    return isinstance(item, dict) and isinstance(item.get(key), str)
 
 
 def pointer(at: Sequence[str | int]) -> str:

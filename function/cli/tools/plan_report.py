@@ -60,50 +60,37 @@ def _change(change: Change, code: str = "") -> str:
     return f"{code}{change.field}{code}: {values}{source}"
 
 
-def _spec_changes(verdict: Verdict) -> list[Change]:
-    """What a person reads first: the resolved spec's changes (all of it, for `fixed`: none)."""
-    if verdict.verdict == "fixed":
-        return []
-    return [c for c in verdict.changes if c.resource == "spec"]
+def _said(verdict: Verdict, code: str = "") -> list[str]:
+    """What to say of an actor: its message, else its spec's changes; what it composes anew.
+
+    For `fixed`, the message it had, and no spec change: its spec is all new.
+    """
+    was = "was: " if verdict.verdict == "fixed" else ""
+    found = [was + verdict.error] if verdict.error else []
+    if verdict.verdict != "fixed":
+        found += [_change(c, code) for c in verdict.changes if c.resource == "spec"]
+    if touched := sorted({c.resource for c in verdict.changes if c.resource != "spec"}):
+        found.append(f"composed resources that change: {', '.join(touched)}")
+    return found
 
 
 def as_text(verdicts: Sequence[Verdict]) -> list[str]:
     """What a person reads in a terminal: the actors the change touches, and the counts."""
     lines = []
-    for verdict in verdicts:
-        if verdict.verdict == "unchanged":
-            continue
-        lines.append(
-            f"{verdict.actor}: {verdict.verdict}" + (AS_BEFORE if verdict.as_before else "")
-        )
-        if verdict.error:
-            lines.append(f"  {'was: ' if verdict.verdict == 'fixed' else ''}{verdict.error}")
-        lines += [f"  {_change(change)}" for change in _spec_changes(verdict)]
-        touched = sorted({c.resource for c in verdict.changes if c.resource != "spec"})
-        if touched:
-            lines.append(f"  composed resources that change: {', '.join(touched)}")
-    lines.append(_counted(verdicts))
-    return lines
+    for verdict in (v for v in verdicts if v.verdict != "unchanged"):
+        lines.append(f"{verdict.actor}: {verdict.verdict}" + AS_BEFORE * verdict.as_before)
+        lines += [f"  {said}" for said in _said(verdict)]
+    return [*lines, _counted(verdicts)]
 
 
-def _cell(verdict: Verdict, concise: bool) -> str:
-    if verdict.error:
-        parts = [
-            ("was: " if verdict.verdict == "fixed" else "")
-            + verdict.error
-            + (AS_BEFORE if verdict.as_before else "")
-        ]
-    else:
-        parts = [_change(c, "`") for c in _spec_changes(verdict)] or [
-            "composed resources: "
-            + ", ".join(sorted({c.resource for c in verdict.changes if c.resource != "spec"}))
-        ]
-    text = "<br>".join(_escaped(p) for p in parts)
-    if concise:
-        first = _escaped(parts[0])
-        text = first[:CONCISE] + ("…" if len(first) > CONCISE else "")
-        text += f" (+{len(parts) - 1} more)" if len(parts) > 1 else ""
-    return text
+def _row(verdict: Verdict, concise: bool) -> str:
+    parts = [_escaped(said) for said in _said(verdict, "`")]
+    parts[0] += AS_BEFORE * verdict.as_before
+    cell = "<br>".join(parts)
+    if concise:  # the first part, cut short
+        cell = parts[0][:CONCISE] + "…" * (len(parts[0]) > CONCISE)
+        cell += f" (+{len(parts) - 1} more)" * (len(parts) > 1)
+    return f"| {_escaped(verdict.actor)} | {cell} |"
 
 
 def _escaped(text: str) -> str:
@@ -122,17 +109,25 @@ def _markdown(verdicts: Sequence[Verdict], concise: bool, budget: int | None) ->
     for name in reversed(VERDICTS[1:]):  # the worst first; unchanged is only counted
         # The change's own refusals first: those it did not make are for the record.
         group = sorted((v for v in verdicts if v.verdict == name), key=lambda v: v.as_before)
-        if group:
-            rows = [f"| {_escaped(v.actor)} | {_cell(v, concise)} |" for v in group]
-            groups.append((_head(name, group), rows))
+        old = sum(v.as_before for v in group)
+        head = [
+            "",
+            "<details open>" if len(group) <= FEW else "<details>",
+            f"<summary><b>{name}</b>: {plural(len(group), 'actor')}"
+            + f" ({old} as before the change)" * bool(old)
+            + "</summary>",
+            "",
+            "| Actor | Why |" if name == "refused" else "| Actor | What changes |",
+            "|---|---|",
+        ]
+        groups += [(head, [_row(v, concise) for v in group])] if group else []
     shown = [len(rows) for _, rows in groups]
     if budget is not None:
         fixed = sum(len(line) + 1 for line in lines + [h for head, _ in groups for h in head])
         shown = _fitted([rows for _, rows in groups], budget - fixed - RESERVE)
     for (head, rows), count in zip(groups, shown, strict=True):
         lines += [*head, *rows[:count], "", "</details>"]
-    left_out = len(verdicts) - sum(v.verdict == "unchanged" for v in verdicts) - sum(shown)
-    if left_out:
+    if left_out := sum(len(rows) for _, rows in groups) - sum(shown):
         lines += [
             "",
             f"_{plural(left_out, 'actor')} left out to fit GitHub's {MARKDOWN_LIMIT:,} "
@@ -141,38 +136,21 @@ def _markdown(verdicts: Sequence[Verdict], concise: bool, budget: int | None) ->
     return lines
 
 
-def _head(name: str, group: Sequence[Verdict]) -> list[str]:
-    old = sum(v.as_before for v in group)
-    return [
-        "",
-        "<details open>" if len(group) <= FEW else "<details>",
-        f"<summary><b>{name}</b>: {plural(len(group), 'actor')}"
-        + (f" ({old} as before the change)" if old else "")
-        + "</summary>",
-        "",
-        "| Actor | What changes |" if name != "refused" else "| Actor | Why |",
-        "|---|---|",
-    ]
-
-
 def _fitted(groups: Sequence[Sequence[str]], room: int) -> list[int]:
     """How many rows of each group fit in `room` characters, shared out evenly.
 
     A group needing less than its share leaves the rest to the others: a few refusals
     all show, and thousands of restarts do not crowd out every other verdict.
     """
-    sizes = [[len(row) + 1 for row in rows] for rows in groups]
     shown = [0] * len(groups)
-    waiting = sorted(range(len(groups)), key=lambda i: sum(sizes[i]))
+    waiting = sorted(range(len(groups)), key=lambda i: sum(map(len, groups[i])))
     while waiting:
         share = room // len(waiting)
         index = waiting.pop(0)
-        for size in sizes[index]:
+        for size in (len(row) + 1 for row in groups[index]):
             if size > share:
                 break
-            share -= size
-            room -= size
-            shown[index] += 1
+            share, room, shown[index] = share - size, room - size, shown[index] + 1
     return shown
 
 
