@@ -164,13 +164,15 @@ def differences(before: Any, after: Any, at: Location = ()) -> Iterator[tuple[Lo
     distinct one (an item added or removed is one change, at its own index), else by
     position.
     """
+    if before == after:  # compared in C: most of a resource is the same
+        return
     if isinstance(before, dict) and isinstance(after, dict):
         for key in sorted(set(before) | set(after)):
             yield from differences(before.get(key), after.get(key), (*at, key))
     elif isinstance(before, list) and isinstance(after, list):
         for index, old, new in _paired(before, after):
             yield from differences(old, new, (*at, index))
-    elif before != after:
+    else:
         yield at, before, after
 
 
