@@ -260,3 +260,17 @@ def test_the_example_workflow_finds_its_comment_by_the_markers_and_flags_plan_ha
     flags = {word for word in command.split() if word.startswith("-")}
     assert flags == {"--before", "--after", "--actors", "-o", "--step-summary", "--exit-code"}
     assert all(flag in options for flag in flags)
+
+
+def test_a_composition_whose_input_does_not_parse_fails_the_plan_naming_it(tmp_path: Path) -> None:
+    composition = yaml.safe_load((ROOT / "compositions" / "asyncactor-sqs.yaml").read_text())
+    [step] = [s for s in composition["spec"]["pipeline"] if "asya" in str(s.get("input"))]
+    step["input"]["bogusKey"] = 1
+    path = tmp_path / "composition.yaml"
+    path.write_text(yaml.safe_dump(composition))
+    result = run(
+        "flavors", "plan", "--before", str(EXAMPLES / "flavors"), "--after",
+        str(EXAMPLES / "flavors"), "--actors", str(CPU_ACTOR), "--composition", str(path),
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"function-asya: error: {path}: invalid function input: ")

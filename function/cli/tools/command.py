@@ -247,9 +247,12 @@ def _verdicts(
                 for kind, path in SHIPPED_COMPOSITIONS.items()
             }
         )
-        inputs = {kind: library.step_input(doc.body) for kind, doc in compositions.items()}
+        given = {kind: library.step_input(doc.body) for kind, doc in compositions.items()}
+        inputs = {kind: (found, fn_input.parse(found)) for kind, found in given.items()}
     except (RenderError, ValueError) as exc:
         fail(str(exc))
+    except FunctionError as exc:  # the Input does not parse
+        fail(f"{composition}: {exc}")
     # The function logs each actor's flavors; here the report says what matters.
     logging.configure(level=logging.Level.DISABLED)
     with (

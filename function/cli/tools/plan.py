@@ -130,14 +130,9 @@ def answer(
 
 
 def fetched(
-    body: dict[str, Any], settings: fn_input.Input | str, *libraries: Sequence[Entry]
+    body: dict[str, Any], settings: fn_input.Input, *libraries: Sequence[Entry]
 ) -> list[dict[str, list[dict[str, Any]]]] | str:
-    """What each library answers the actor's requirements with, or why it asks for none.
-
-    `settings`: the parsed Input, or why it is invalid.
-    """
-    if isinstance(settings, str):
-        return settings
+    """What each library answers the actor's requirements with, or why it asks for none."""
     try:
         xr = xr_model.parse(body)
         found = resolver.lookup(xr, settings, namespaced_selectors=True)
@@ -245,11 +240,11 @@ def _values(before: Any, after: Any) -> str:
 
 
 def _sources_after(
-    body: dict[str, Any], entries: Sequence[Entry], settings: dict[str, Any]
+    body: dict[str, Any], entries: Sequence[Entry], settings: fn_input.Input
 ) -> SourceOf | None:
     """Who set each value of the actor's spec after the change (None when it does not resolve)."""
     try:
-        resolution = library.resolve(body, entries, fn_input.parse(settings))
+        resolution = library.resolve(body, entries, settings)
     except FunctionError:
         return None
 
@@ -263,34 +258,26 @@ def _sources_after(
     return source_of
 
 
-def _parsed(settings: dict[str, Any]) -> fn_input.Input | str:
-    try:
-        return fn_input.parse(settings)
-    except FunctionError as exc:
-        return str(exc)
-
-
 def plan(
     actors: Sequence[dict[str, Any]],
     before: Sequence[Entry],
     after: Sequence[Entry],
-    settings: Callable[[dict[str, Any]], dict[str, Any]],
+    settings: Callable[[dict[str, Any]], tuple[dict[str, Any], fn_input.Input]],
     progress: Callable[[int], None] | None = None,
 ) -> list[Verdict]:
-    """Each actor's verdict. `settings` gives an actor's Input (its form's Composition's).
+    """Each actor's verdict.
+
+    `settings` gives an actor's Input (its form's Composition's): as the function
+    receives it, and parsed.
 
     One function runner per library: its resolve memo reads and merges each set of
     flavors once, for every actor that lists it.
     """
     first, second = pipeline.FunctionRunner(), pipeline.FunctionRunner()
-    # Each Composition's Input, parsed once (`settings` hands back one dict per Composition).
-    parsed: dict[int, fn_input.Input | str] = {}
     verdicts = []
     for body in actors:
-        given = settings(body)
-        if id(given) not in parsed:
-            parsed[id(given)] = _parsed(given)
-        flavors = fetched(body, parsed[id(given)], before, after)
+        given, parsed = settings(body)
+        flavors = fetched(body, parsed, before, after)
         if isinstance(flavors, str):
             old = new = Answer(refused=flavors)
         else:
@@ -301,7 +288,7 @@ def plan(
         if not new.refused and (
             old.refused or old.resources != new.resources or old.spec != new.spec
         ):
-            source_of = _sources_after(body, after, given)
+            source_of = _sources_after(body, after, parsed)
         verdicts.append(judge(library.actor_label(body), old, new, source_of))
         if progress is not None:
             progress(1)
