@@ -16,7 +16,7 @@ SUBCOMMANDS = {
     "serve": "function.cli.serve:serve",
     "render": "function.cli.render.command:render",
     "flavors": "function.cli.tools.command:flavors",
-    "explain": "function.cli.tools.command:explain",
+    "explain": "function.cli.tools.explain:explain",
 }
 
 

@@ -36,6 +36,20 @@ def clone(value: Any) -> Any:
     return value
 
 
+def _sorted_clone(value: Any) -> Any:
+    """`clone`, each map's keys sorted: the merge meets them in sorted order.
+
+    A flavor arrives as a protobuf Struct, whose map order is random per process: of
+    two keys that conflict, the merge would name either.
+    """
+    kind = type(value)
+    if kind is dict:
+        return {key: _sorted_clone(value[key]) for key in sorted(value)}
+    if kind is list:
+        return [_sorted_clone(item) for item in value]
+    return value
+
+
 # ---------------------------------------------------------------- layers
 
 
@@ -173,7 +187,7 @@ class _FlavorMerge:
         merged: dict[str, Any] = {}
         for name, data in flavors:
             self.current = name
-            merged = self.merger.merge(merged, clone(data))
+            merged = self.merger.merge(merged, _sorted_clone(data))
             self.merged_so_far.append((name, data))
         return merged
 

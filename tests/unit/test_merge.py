@@ -390,3 +390,19 @@ def test_layered_reports_a_clash_the_actor_does_not_settle() -> None:
     flavors = [("big", {"replicas": 5}), ("small", {"replicas": 1})]
     with pytest.raises(MergeConflictError, match='flavors "big" and "small" conflict on replicas'):
         merge.layered({"replicas": 1}, flavors, {})
+
+
+def test_a_conflict_on_two_keys_names_the_first_in_sorted_order_whatever_order_they_came_in() -> (
+    None
+):
+    # Flavors arrive as protobuf Structs, whose map order differs per process.
+    first = {"scaling": {"minReplicaCount": 1, "maxReplicaCount": 5}}
+    said = set()
+    for second in (
+        {"scaling": {"minReplicaCount": 2, "maxReplicaCount": 6}},
+        {"scaling": {"maxReplicaCount": 6, "minReplicaCount": 2}},
+    ):
+        with pytest.raises(MergeConflictError) as raised:
+            merge.merge_flavors([("a", first), ("b", second)])
+        said.add(raised.value.path)
+    assert said == {"scaling.maxReplicaCount"}

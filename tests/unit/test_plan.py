@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
+from function.cli.tools import plan_report
 from tests.support import ROOT
 from tests.unit.test_tools import run
 
@@ -53,7 +54,13 @@ def test_an_unchanged_library_leaves_every_actor_unchanged() -> None:
     code, report = plan_json(str(EXAMPLES / "flavors"), GPU_ACTOR, CPU_ACTOR)
     assert code == 0
     assert set(verdicts(report).values()) == {"unchanged"}
-    assert report["summary"] == {"unchanged": 2, "changed": 0, "restart": 0, "refused": 0}
+    assert report["summary"] == {
+        "unchanged": 2,
+        "fixed": 0,
+        "changed": 0,
+        "restart": 0,
+        "refused": 0,
+    }
 
 
 def test_a_memory_bump_restarts_the_actors_of_the_flavor_only(tmp_path: Path) -> None:
@@ -67,6 +74,7 @@ def test_a_memory_bump_restarts_the_actors_of_the_flavor_only(tmp_path: Path) ->
         "before": "16Gi",
         "after": "24Gi",
         "source": "flavor gpu-a100",
+        "field": "resources.requests.memory",
     } in gpu["changes"]
     [rendered] = [c for c in gpu["changes"] if c["resource"] == "deployment"]
     assert rendered["path"].endswith("/containers/0/resources/requests/memory")
@@ -128,16 +136,21 @@ def test_text_and_markdown_show_what_changes_and_who_set_it(tmp_path: Path) -> N
     text = run(*base, "--actors", str(GPU_ACTOR)).stdout.splitlines()
     assert text == [
         "ml/gpu-checkpoints: restart",
-        "  /resources/requests/memory: '16Gi' -> '24Gi' (flavor gpu-a100)",
+        '  resources.requests.memory: "16Gi" -> "24Gi" (flavor gpu-a100)',
         "  composed resources that change: deployment",
-        "0 unchanged, 0 changed, 1 restart, 0 refused",
+        "0 unchanged, 0 fixed, 0 changed, 1 restart, 0 refused",
     ]
     markdown = run(*base, "--actors", str(GPU_ACTOR), "-o", "markdown").stdout.splitlines()
-    assert markdown[0] == "**Flavor plan**: 0 unchanged, 0 changed, 1 restart, 0 refused"
-    assert markdown[-1] == (
-        "| ml/gpu-checkpoints | restart | `/resources/requests/memory` '16Gi' → '24Gi' "
-        "(flavor gpu-a100) |"
-    )
+    assert markdown[:4] == [
+        "<!-- function-asya:flavors-plan -->",
+        "### Flavor plan",
+        "",
+        "**1 actor**: 0 unchanged, 0 fixed, 0 changed, 1 restart, 0 refused",
+    ]
+    assert (
+        '| ml/gpu-checkpoints | `resources.requests.memory`: `"16Gi"` -> `"24Gi"` '
+        "(flavor gpu-a100)<br>composed resources that change: deployment |"
+    ) in markdown
 
 
 def test_usage_errors_exit_2() -> None:
@@ -177,14 +190,15 @@ README_PLAN = [
 ]
 
 
-@pytest.mark.parametrize(("output", "fence"), [("text", "text"), ("markdown", "markdown")])
-def test_the_readme_shows_what_the_plan_of_the_example_change_prints(
-    output: str, fence: str, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("output", "page"), [("text", "README.md"), ("markdown", "docs/flavors-plan.md")]
+)
+def test_the_docs_show_what_the_plan_of_the_example_change_prints(
+    output: str, page: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(ROOT)
     printed = run(*README_PLAN, "-o", output).stdout
-    readme = (ROOT / "README.md").read_text()
-    assert f"```{fence}\n{printed}```" in readme
+    assert f"```{output}\n{printed}```" in (ROOT / page).read_text()
     # The change the example makes: GPU actors restart, one actor is refused anew.
     assert "ml/gpu-checkpoints" in printed
     assert "restart" in printed
@@ -234,3 +248,29 @@ def test_an_actor_nested_past_what_protobuf_carries_is_an_error_not_a_traceback(
         f"function-asya: error: cannot load {path}: spec.resources.nested"
     )
     assert "Traceback" not in result.output
+
+
+def test_the_example_workflow_finds_its_comment_by_the_markers_and_flags_plan_has() -> None:
+    workflow = yaml.safe_load((EXAMPLES / "ci" / "flavors-plan.yaml").read_text())
+    steps = workflow["jobs"]["plan"]["steps"]
+    [command] = [s["run"] for s in steps if "flavors plan" in s.get("run", "")]
+    [script] = [s["with"]["script"] for s in steps if "script" in s.get("with", {})]
+    assert f'"{plan_report.MARKER}"' in script
+    options = run("flavors", "plan", "--help").stdout
+    flags = {word for word in command.split() if word.startswith("-")}
+    assert flags == {"--before", "--after", "--actors", "-o", "--step-summary", "--exit-code"}
+    assert all(flag in options for flag in flags)
+
+
+def test_a_composition_whose_input_does_not_parse_fails_the_plan_naming_it(tmp_path: Path) -> None:
+    composition = yaml.safe_load((ROOT / "compositions" / "asyncactor-sqs.yaml").read_text())
+    [step] = [s for s in composition["spec"]["pipeline"] if "asya" in str(s.get("input"))]
+    step["input"]["bogusKey"] = 1
+    path = tmp_path / "composition.yaml"
+    path.write_text(yaml.safe_dump(composition))
+    result = run(
+        "flavors", "plan", "--before", str(EXAMPLES / "flavors"), "--after",
+        str(EXAMPLES / "flavors"), "--actors", str(CPU_ACTOR), "--composition", str(path),
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"function-asya: error: {path}: invalid function input: ")

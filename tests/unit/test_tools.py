@@ -47,7 +47,7 @@ def test_the_example_library_lints_clean() -> None:
     result = run("flavors", "lint", str(EXAMPLES / "flavors"))
     assert result.exit_code == 0, result.output
     # Alternatives (cpu-small and cpu-large) are reported, never failed on.
-    assert "cpu-large, cpu-small: resources.requests.cpu: conflict: " in result.stdout
+    assert "cpu-large, cpu-small: resources.limits.cpu: conflict: " in result.stdout
 
 
 @pytest.mark.slow
@@ -60,7 +60,7 @@ def test_the_installed_binary_lints_the_example_library() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert "cpu-large, cpu-small: resources.requests.cpu: conflict: " in result.stdout
+    assert "cpu-large, cpu-small: resources.limits.cpu: conflict: " in result.stdout
 
 
 def test_an_invalid_value_and_a_conflicting_pair_name_flavor_and_path(tmp_path: Path) -> None:
@@ -288,4 +288,4 @@ def test_explain_refuses_what_is_not_an_asyncactor(
     body = actor("x", []) | {"apiVersion": api_version, "kind": kind}
     result = run("explain", write(tmp_path / "x.yaml", body), "-e", str(EXAMPLES / "flavors"))
     assert result.exit_code == 1
-    assert f"{kind} {api_version} is not an AsyncActor" in result.stderr
+    assert f"{kind} x ({api_version}) is not an actor" in result.stderr

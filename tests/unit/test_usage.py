@@ -96,3 +96,33 @@ def test_without_a_library_it_lists_what_actors_use() -> None:
 
 def test_actors_are_required() -> None:
     assert run("flavors", "usage").exit_code == 2
+
+
+def test_a_flavor_defined_twice_counts_once_as_its_last_definition(tmp_path: Path) -> None:
+    # As plan reads a base library followed by the files a change edits.
+    first = write(tmp_path / "base.yaml", flavor("gpu", {"replicas": 2}))
+    last = write(
+        tmp_path / "change.yaml",
+        flavor(
+            "gpu",
+            {"replicas": 3},
+            annotations={"asya.sh/deprecated": "true", "asya.sh/deprecation-message": "use gpu2"},
+        ),
+    )
+    actors = write(tmp_path / "actors.yaml", actor("a", "ml", ["gpu"]))
+    found = usage_json("--actors", actors, "-e", first, "-e", last)
+    assert [(u["flavor"], u.get("deprecationMessage")) for u in found["flavors"]] == [
+        ("gpu", "use gpu2")
+    ]
+    result = run("flavors", "usage", "--actors", actors, "-e", first, "-e", last)
+    assert result.stdout.splitlines() == [
+        "gpu (EnvironmentConfig): 1 actor: ml/a [deprecated: use gpu2]"
+    ]
+    assert result.stderr.startswith("1 actor, 1 flavor in the library: ")
+
+
+def test_counts_of_one_are_singular(tmp_path: Path) -> None:
+    library = write(tmp_path / "lib.yaml", flavor("gpu", {"replicas": "two"}))
+    actors = write(tmp_path / "actors.yaml", actor("a", "ml", ["gpu"]))
+    result = run("flavors", "lint", library, "--actors", actors)
+    assert result.stderr.startswith("1 flavor, 1 actor: 2 errors, 0 conflicting pairs, 0 warnings")

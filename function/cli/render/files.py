@@ -10,7 +10,7 @@ import yaml
 
 from function.cli.render import shapes
 from function.cli.render.errors import RenderError
-from function.codec import yaml_text
+from function.codec import kinds, yaml_text
 
 COMPOSITION_RESOURCE_NAME = "crossplane.io/composition-resource-name"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -30,6 +30,12 @@ class Document:
 
     source: str
     body: dict[str, Any]
+    at: str = ""  # where in the file: `document 2`, or `document 1, item 3` of a List
+
+    @property
+    def where(self) -> str:
+        """The file and where in it, for messages."""
+        return self.source + _at(self.at)
 
     @property
     def api_version(self) -> str:
@@ -53,43 +59,78 @@ class Document:
         return str(self.metadata.get("name", ""))
 
 
-def load_text(text: str, source: str) -> list[Document]:
-    """Parse a YAML stream into objects, each of which must have apiVersion and kind."""
+def load_text(text: str, source: str, *, allow_empty: bool = True) -> list[Document]:
+    """Parse a YAML stream into objects, each of which must have apiVersion and kind.
+
+    A List (`kubectl get … -o yaml`: `List`, `EnvironmentConfigList`, …) gives its
+    items. Without `allow_empty`, a stream with no object at all (empty, or only
+    comments) is refused: a tool that read nothing must not pass. Render takes one, as
+    crossplane render does (an observed file that says nothing is observed yet).
+    """
     try:
-        bodies = [doc for doc in yaml_text.load_all(text) if doc is not None]
+        bodies = list(yaml_text.load_all(text))
     except yaml.YAMLError as exc:
         raise RenderError(f"cannot parse {source}: {exc}") from None
+    if not allow_empty and all(body is None for body in bodies):
+        raise RenderError(
+            f"cannot load {source}: it holds no object (it is empty, or only comments)"
+        )
     documents = []
-    for index, body in enumerate(bodies):
-        if not isinstance(body, dict) or not body.get("apiVersion") or not body.get("kind"):
-            raise RenderError(
-                f"cannot parse {source}: document {index + 1} is not a Kubernetes object "
-                "(it needs apiVersion and kind)"
-            )
-        where = f"cannot load {source}" + (f" (document {index + 1})" if index else "")
-        if problem := yaml_text.not_json(body):
-            raise RenderError(f"{where}: {problem}")
-        settled = shapes.without_null_maps(body)
-        shapes.check_object(settled, where)
-        documents.append(Document(source=source, body=settled))
+    for number, body in enumerate(bodies, 1):
+        at = f"document {number}" if number > 1 else ""  # the first needs no number
+        if body is not None:
+            documents += _objects(body, source, at)
     return documents
 
 
-def load(path: str) -> list[Document]:
+def _objects(body: Any, source: str, at: str) -> list[Document]:
+    """The object, or a List's items (a `kind` ending in List, with `items`)."""
+    if isinstance(body, dict) and str(body.get("kind", "")).endswith("List") and "items" in body:
+        if not isinstance(items := body["items"], list):
+            raise RenderError(
+                f"cannot parse {source}{_at(at)}: the {body['kind']}'s items must be a list, "
+                f"not {kinds.kind_of(items)}"
+            )
+        return [
+            _document(item, source, f"{at or 'document 1'}, item {i}")
+            for i, item in enumerate(items, 1)
+        ]
+    return [_document(body, source, at)]
+
+
+def _at(at: str) -> str:
+    return f" ({at})" if at else ""
+
+
+def _document(body: Any, source: str, at: str) -> Document:
+    if not isinstance(body, dict) or not body.get("apiVersion") or not body.get("kind"):
+        raise RenderError(
+            f"cannot parse {source}: {at or 'document 1'} is not a Kubernetes object "
+            "(it needs apiVersion and kind)"
+        )
+    where = f"cannot load {source}{_at(at)}"
+    if problem := yaml_text.not_json(body):
+        raise RenderError(f"{where}: {problem}")
+    settled = shapes.without_null_maps(body)
+    shapes.check_object(settled, where)
+    return Document(source=source, body=settled, at=at)
+
+
+def load(path: str, *, allow_empty: bool = True) -> list[Document]:
     """Load every object from a file, or from each YAML/JSON file of a directory (sorted)."""
     location = Path(path)
     if location.is_dir():
         files = sorted(p for p in location.iterdir() if p.suffix in YAML_SUFFIXES and p.is_file())
         if not files:
             raise RenderError(f'no YAML files found in "{path}" (.yaml or .yml)')
-        return [doc for file in files for doc in load(str(file))]
+        return [doc for file in files for doc in load(str(file), allow_empty=allow_empty)]
     try:
         text = location.read_text(encoding="utf-8")
     except OSError as exc:
         raise RenderError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise RenderError(f"cannot read {path}: not UTF-8 text") from None
-    return load_text(text, path)
+    return load_text(text, path, allow_empty=allow_empty)
 
 
 def load_one(path: str, what: str) -> Document:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -15,12 +16,11 @@ from crossplane.function import logging
 
 from function.cli.render import files
 from function.cli.render.errors import RenderError
-from function.cli.tools import explain as explainer
 from function.cli.tools import library, plan_report
 from function.cli.tools import lint as linter
 from function.cli.tools import plan as planner
 from function.cli.tools import usage as flavor_usage
-from function.cli.tools.library import ACTOR_KINDS
+from function.cli.tools.library import plural
 from function.errors import FunctionError
 from function.models import input as fn_input
 from function.models.input import Input
@@ -29,7 +29,8 @@ from function.resolve.sources import FLAVOR_LABEL
 OUTPUT = click.Choice(["text", "json"])
 
 
-def _fail(message: str) -> NoReturn:
+def fail(message: str) -> NoReturn:
+    """Say why a tool cannot go on, and exit 1."""
     click.echo(f"function-asya: error: {message}", err=True)
     sys.exit(1)
 
@@ -42,14 +43,14 @@ COMPOSITION = click.option(
 )
 
 
-def _settings(composition: str | None) -> Input:
+def input_of(composition: str | None) -> Input:
     """The Input of a Composition's function-asya step; the defaults without one."""
     if composition is None:
         return Input()
     try:
-        return fn_input.parse(planner.step_input(files.load_composition(composition).body))
+        return fn_input.parse(library.step_input(files.load_composition(composition).body))
     except (RenderError, ValueError, FunctionError) as exc:
-        _fail(f"{composition}: {exc}")
+        fail(f"{composition}: {exc}")
 
 
 @click.group()
@@ -87,26 +88,30 @@ def lint(
     started = time.perf_counter()
     try:
         entries = library.load(paths)
-        actors = [doc.body for path in actor_paths for doc in files.load(path)]
+        actors = [doc.body for doc in library.actors(actor_paths)]
     except RenderError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if not entries:
         # Most likely a wrong path in a CI job: a pass would hide it.
-        _fail(
+        fail(
             f"no flavors in {', '.join(paths)}: no EnvironmentConfig of "
             f"apiextensions.crossplane.io, and no ConfigMap labelled {FLAVOR_LABEL}"
         )
-    findings = linter.lint(entries, actors, _settings(composition))
+    findings = linter.lint(entries, actors, input_of(composition))
     if output == "json":
         click.echo(json.dumps([f.as_dict() for f in findings], indent=2))
     else:
         for finding in findings:
             click.echo(finding.as_text())
-        count = {s: sum(f.severity == s for f in findings) for s in linter.SEVERITIES}
+        nouns = {
+            linter.ERROR: "error",
+            linter.CONFLICT: "conflicting pair",
+            linter.WARNING: "warning",
+        }
+        counted = [plural(sum(f.severity == s for f in findings), nouns[s]) for s in nouns]
         click.echo(
-            f"{len(entries)} flavors, {len(actors)} actors: {count[linter.ERROR]} errors, "
-            f"{count[linter.CONFLICT]} conflicting pairs, {count[linter.WARNING]} warnings "
-            f"({time.perf_counter() - started:.2f} s)",
+            f"{plural(len(entries), 'flavor')}, {plural(len(actors), 'actor')}: "
+            f"{', '.join(counted)} ({time.perf_counter() - started:.2f} s)",
             err=True,
         )
     failing = {linter.ERROR, linter.WARNING} if strict else {linter.ERROR}
@@ -163,7 +168,17 @@ ACTORS = _paths(
 @click.option(
     "--fail-on",
     type=click.Choice(planner.VERDICTS[1:]),
-    help="Exit 1 when any actor's verdict is this or worse (refused > restart > changed).",
+    help="Exit 1 when any actor's verdict is this or worse (refused > restart > changed > fixed).",
+)
+@click.option(
+    "--exit-code",
+    is_flag=True,
+    help="Exit as crossplane-diff does: 0 no change, 1 error, 2 refused, 3 changed.",
+)
+@click.option(
+    "--step-summary",
+    is_flag=True,
+    help="Also append the Markdown report to $GITHUB_STEP_SUMMARY (GitHub Actions).",
 )
 def plan(
     before_paths: tuple[str, ...],
@@ -172,21 +187,58 @@ def plan(
     composition: str | None,
     output: str,
     fail_on: str | None,
+    exit_code: bool,
+    step_summary: bool,
 ) -> None:
     """What a change to the flavor library does to every actor, before it is applied.
 
     A flavor a later path defines again replaces the earlier one (a base library, then
     the files a change edits). Each actor is answered by the function's own pipeline with
-    both libraries: unchanged;
-    changed (composed resources differ, the pod template does not); restart (the
+    both libraries: unchanged; fixed (refused or waiting for a flavor before, composed
+    after); changed (composed resources differ, the pod template does not); restart (the
     Deployment's pod template differs: pods roll); refused (the function would refuse
     it after the change, with its message). Exit 0; with --fail-on, 1 when any verdict is
-    that or worse (an actor refused as before the change does not count); 2 on usage errors.
+    that or worse (an actor refused as before the change does not count); with
+    --exit-code, 0 no change, 2 refused, 3 changed; 1 on errors, 2 on usage errors.
     """
+    if fail_on is not None and exit_code:
+        raise click.UsageError("--fail-on and --exit-code each decide the exit status: give one")
+    summary_file = os.environ.get("GITHUB_STEP_SUMMARY", "")
+    if step_summary and not summary_file:
+        raise click.UsageError("--step-summary: GITHUB_STEP_SUMMARY is not set")
+    verdicts = _verdicts(before_paths, after_paths, actor_paths, composition)
+    markdown = plan_report.as_markdown(verdicts) if output == "markdown" or step_summary else ""
+    if output == "json":
+        report = {
+            "actors": [v.as_dict() for v in verdicts],
+            "summary": plan_report.summary(verdicts),
+        }
+        click.echo(json.dumps(report, indent=2, sort_keys=True))
+    elif output == "markdown":
+        click.echo(markdown, nl=False)
+    else:
+        for line in plan_report.as_text(verdicts):
+            click.echo(line)
+    if step_summary:
+        with Path(summary_file).open("a", encoding="utf-8") as found:
+            found.write(markdown)
+    if exit_code:
+        sys.exit(plan_report.exit_code(verdicts))
+    if fail_on is not None:
+        sys.exit(1 if plan_report.fails(verdicts, fail_on) else 0)
+
+
+def _verdicts(
+    before_paths: tuple[str, ...],
+    after_paths: tuple[str, ...],
+    actor_paths: tuple[str, ...],
+    composition: str | None,
+) -> list[planner.Verdict]:
+    """Read the libraries, actors and Compositions, and plan (a progress bar on a terminal)."""
     try:
         before = library.overlaid(library.load(before_paths))
         after = library.overlaid(library.load(after_paths))
-        documents = [doc for path in actor_paths for doc in files.load(path)]
+        actors = [doc.body for doc in library.actors(actor_paths)]
         compositions = (
             {kind: files.load_composition(composition) for kind in SHIPPED_COMPOSITIONS}
             if composition
@@ -195,44 +247,26 @@ def plan(
                 for kind, path in SHIPPED_COMPOSITIONS.items()
             }
         )
-        inputs = {kind: planner.step_input(doc.body) for kind, doc in compositions.items()}
+        given = {kind: library.step_input(doc.body) for kind, doc in compositions.items()}
+        inputs = {kind: (found, fn_input.parse(found)) for kind, found in given.items()}
     except (RenderError, ValueError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
+    except FunctionError as exc:  # the Input does not parse
+        fail(f"{composition}: {exc}")
     # The function logs each actor's flavors; here the report says what matters.
     logging.configure(level=logging.Level.DISABLED)
-    actors = [
-        body
-        for body in flavor_usage.objects([doc.body for doc in documents])
-        if (str(body.get("apiVersion", "")), str(body.get("kind", ""))) in ACTOR_KINDS
-    ]
     with (
         click.progressbar(length=len(actors), label="Planning", file=sys.stderr)
         if sys.stderr.isatty()
         else contextlib.nullcontext() as bar
     ):
-        verdicts = planner.plan(
+        return planner.plan(
             actors,
             before,
             after,
             lambda body: inputs[str(body.get("kind"))],
             progress=bar.update if bar is not None else None,
         )
-    if output == "json":
-        report = {
-            "actors": [v.as_dict() for v in verdicts],
-            "summary": plan_report.summary(verdicts),
-        }
-        click.echo(json.dumps(report, indent=2))
-    else:
-        lines = (
-            plan_report.as_markdown(verdicts)
-            if output == "markdown"
-            else plan_report.as_text(verdicts)
-        )
-        for line in lines:
-            click.echo(line)
-    if fail_on is not None:
-        sys.exit(1 if plan_report.fails(verdicts, fail_on) else 0)
 
 
 @flavors.command("usage")
@@ -252,62 +286,26 @@ def usage(actor_paths: tuple[str, ...], required: tuple[str, ...], output: str) 
     1 when a file cannot be read, 2 on usage errors.
     """
     try:
-        documents = [doc for path in actor_paths for doc in files.load(path)]
-        entries = library.load(required)
+        documents = library.actors(actor_paths)
+        # A flavor defined twice counts once, as its last definition (as plan reads it).
+        entries = library.overlaid(library.load(required))
     except RenderError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     actors, problems = flavor_usage.actors_in(documents)
     for problem in problems:
-        click.echo(f"function-asya: warning: skipped {problem}", err=True)
+        click.echo(f"function-asya: error: {problem}", err=True)
     uses = flavor_usage.usage(actors, entries)
-    if output == "json":
-        click.echo(json.dumps(flavor_usage.report(uses), indent=2))
-        return
-    for line in flavor_usage.text(uses):
-        click.echo(line)
     found = flavor_usage.report(uses)
-    click.echo(
-        f"{len(actors)} actors, {len(entries)} flavors in the library: "
-        f"{len(found['missing'])} missing, {len(found['deprecatedInUse'])} deprecated in use, "
-        f"{len(found['unused'])} unused",
-        err=True,
-    )
-
-
-@click.command()
-@click.argument("xr", type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "-e",
-    "--required-resources",
-    "required",
-    multiple=True,
-    type=click.Path(exists=True),
-    help="Flavors (EnvironmentConfigs, ConfigMap flavors): files or directories.",
-)
-@click.option("-o", "--output", "output", type=click.Choice(["yaml", "json"]), default="yaml")
-@COMPOSITION
-def explain(xr: str, required: tuple[str, ...], output: str, composition: str | None) -> None:
-    """Resolve an actor as the function does and show where every field came from.
-
-    Each leaf of the resolved spec is marked `# default`, `# actor` or `# flavor <name>`;
-    with -o json, {"spec": ..., "sources": {path: source}}. A resolution that fails
-    prints the function's error and exits 1.
-    """
-    try:
-        document = files.load_composite(xr)
-        entries = library.load(required)
-    except RenderError as exc:
-        _fail(str(exc))
-    if (document.api_version, document.kind) not in ACTOR_KINDS:
-        _fail(
-            f"{xr}: {document.kind} {document.api_version} is not an AsyncActor: explain takes "
-            "an AsyncActor claim or XR, or an XAsyncActor, of asya.sh/v1alpha1"
+    if output == "json":
+        click.echo(json.dumps(found, indent=2))
+    else:
+        for line in flavor_usage.text(uses):
+            click.echo(line)
+        click.echo(
+            f"{plural(len(actors), 'actor')}, {plural(len(entries), 'flavor')} in the library: "
+            f"{len(found['missing'])} missing, {len(found['deprecatedInUse'])} deprecated in use, "
+            f"{len(found['unused'])} unused",
+            err=True,
         )
-    try:
-        resolution = library.resolve(document.body, entries, _settings(composition))
-    except FunctionError as exc:
-        _fail(str(exc))
-    click.echo(
-        explainer.as_json(resolution) if output == "json" else explainer.as_yaml(resolution),
-        nl=False,
-    )
+    # An actor it could not read is one it cannot answer for.
+    sys.exit(1 if problems else 0)

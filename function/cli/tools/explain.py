@@ -10,8 +10,13 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import click
 import yaml
 
+from function.cli.render.errors import RenderError
+from function.cli.tools import library
+from function.cli.tools.command import COMPOSITION, fail, input_of
+from function.errors import FunctionError
 from function.models.spec import as_data
 from function.resolve import paths
 from function.resolve.layers import Resolution
@@ -48,10 +53,10 @@ def origins(resolution: Resolution) -> dict[str, Layer]:
     return found
 
 
-def as_json(resolution: Resolution) -> str:
+def explained(resolution: Resolution) -> dict[str, Any]:
     """`{"spec": ..., "sources": {path: "default" | "actor" | "flavor:<name>"}}`."""
     sources = {path: source_label(origin) for path, origin in origins(resolution).items()}
-    return json.dumps({"spec": as_data(resolution.spec), "sources": sources}, indent=2)
+    return {"spec": as_data(resolution.spec), "sources": sources}
 
 
 def _comment(origin: Layer) -> str:
@@ -104,3 +109,45 @@ def _emit(
         origin = by_path[paths.dotted(paths.located(data, here))]
         gap = "" if isinstance(key, int) else " "
         lines.append(f"{prefix}{gap}{_scalar(value)}  {_comment(origin)}")
+
+
+@click.command()
+@click.argument("xr", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "-e",
+    "--required-resources",
+    "required",
+    multiple=True,
+    type=click.Path(exists=True),
+    help="Flavors (EnvironmentConfigs, ConfigMap flavors): files or directories.",
+)
+@click.option("-o", "--output", "output", type=click.Choice(["yaml", "json"]), default="yaml")
+@COMPOSITION
+def explain(xr: str, required: tuple[str, ...], output: str, composition: str | None) -> None:
+    """Resolve an actor as the function does and show where every field came from.
+
+    Each leaf of the resolved spec is marked `# default`, `# actor` or `# flavor <name>`;
+    with -o json, {"spec": ..., "sources": {path: source}}. A file of several actors (or
+    a kubectl List) explains each: YAML documents headed by the actor's name, or a JSON
+    list. A resolution that fails prints the function's error and exits 1.
+    """
+    try:
+        documents = library.actors([xr])
+        entries = library.load(required)
+    except RenderError as exc:
+        fail(str(exc))
+    settings = input_of(composition)
+    resolved = []
+    for doc in documents:
+        try:
+            resolved.append((doc, library.resolve(doc.body, entries, settings)))
+        except FunctionError as exc:
+            fail(f"{doc.where}: {exc}" if len(documents) > 1 else str(exc))
+    if output == "json":
+        found = [explained(resolution) for _, resolution in resolved]
+        click.echo(json.dumps(found if len(found) > 1 else found[0], indent=2))
+        return
+    for number, (doc, resolution) in enumerate(resolved):
+        if len(resolved) > 1:
+            click.echo(("---\n" if number else "") + f"# {library.actor_label(doc.body)}")
+        click.echo(as_yaml(resolution), nl=False)

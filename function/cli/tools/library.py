@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from function.cli.render import files
+from function.cli.render.errors import RenderError
 from function.cli.render.files import Document
 from function.errors import FlavorError, FunctionError
+from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.input import Input
 from function.resolve import actor
@@ -40,12 +42,51 @@ class Entry:
 
 
 def load(paths: Sequence[str]) -> list[Entry]:
-    """Read every flavor of the files and directories given.
+    """Read every flavor of the files and directories given (a kubectl List's items too).
+
+    A ConfigMap without the flavor label is passed over (`kubectl get configmaps` prints
+    every namespace's kube-root-ca.crt); any other kind is refused.
 
     Raises:
-        RenderError: when a file cannot be read or is not YAML.
+        RenderError: when a file cannot be read, is not YAML, holds no object, or holds
+            an object that is not a flavor (naming the file and the document).
     """
-    return [entry for path in paths for doc in files.load(path) if (entry := _entry(doc))]
+    found = []
+    for path in paths:
+        for doc in files.load(path, allow_empty=False):
+            entry = _entry(doc)
+            if entry is None and doc.kind != "ConfigMap":
+                raise RenderError(
+                    f"{doc.where}: {doc.kind} {doc.name} ({doc.api_version}) is not a flavor: "
+                    "a library holds EnvironmentConfigs of apiextensions.crossplane.io and "
+                    f"ConfigMaps labelled {FLAVOR_LABEL}"
+                )
+            found += [entry] if entry else []
+    return found
+
+
+def actors(paths: Sequence[str]) -> list[Document]:
+    """Read the actors of the files and directories given (a kubectl List's items too).
+
+    Raises:
+        RenderError: as `load`, for an object that is not an actor, and when paths
+            were given and hold none (an empty List): nothing read is no pass.
+    """
+    found = [doc for path in paths for doc in files.load(path, allow_empty=False)]
+    if paths and not found:
+        raise RenderError(f"no actors in {', '.join(paths)}")
+    for doc in found:
+        if (doc.api_version, doc.kind) not in ACTOR_KINDS:
+            raise RenderError(
+                f"{doc.where}: {doc.kind} {doc.name} ({doc.api_version}) is not an actor: "
+                "the tools take AsyncActor claims or XRs, and XAsyncActors, of asya.sh/v1alpha1"
+            )
+    return found
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 actor`, `2 actors`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _entry(doc: Document) -> Entry | None:
@@ -113,3 +154,16 @@ def fetched_for(lookup: Lookup, library: Sequence[Entry]) -> dict[str, list[dict
             and entry.namespace == requirement.namespace
         ][:1]
     return found
+
+
+def step_input(composition: Mapping[str, Any]) -> dict[str, Any]:
+    """The Input of a Composition's function-asya step (by its Input's apiVersion).
+
+    Raises:
+        ValueError: when no step carries one.
+    """
+    for step in (composition.get("spec") or {}).get("pipeline") or []:
+        found = step.get("input") if isinstance(step, dict) else None
+        if isinstance(found, dict) and found.get("apiVersion") == fn_input.API_VERSION:
+            return found
+    raise ValueError("no step of the Composition has function-asya's Input")

@@ -11,6 +11,7 @@ in the spec alone.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,12 +26,14 @@ from function.errors import FunctionError
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.resolve import actor as resolver
+from function.resolve import paths
 
 # Who set a value of the resolved spec, by its keys and indexes (None: unknown).
 SourceOf = Callable[[tuple[str | int, ...]], str | None]
 
-# Worse last: --fail-on V fails on V and anything worse.
-VERDICTS = ("unchanged", "changed", "restart", "refused")
+# Worse last: --fail-on V fails on V and anything worse. `fixed`: refused (or waiting
+# for a missing flavor) before the change, composed after it.
+VERDICTS = ("unchanged", "fixed", "changed", "restart", "refused")
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ class Change:
     before: Any
     after: Any
     source: str | None = None
+    # A spec change's path as the function's messages write it (`env[MODEL_URL]`).
+    field: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form."""
@@ -51,7 +56,7 @@ class Change:
             "before": self.before,
             "after": self.after,
             "source": self.source,
-        }
+        } | ({"field": self.field} if self.field else {})
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,7 @@ class Verdict:
     actor: str  # <namespace>/<name>
     verdict: str
     changes: tuple[Change, ...] = ()
-    error: str = ""
+    error: str = ""  # why it is refused; for `fixed`, why it was
     # Refused before the change too, for the same reason: not the change's doing.
     as_before: bool = False
 
@@ -91,10 +96,10 @@ class Answer:
 def answer(
     runner: pipeline.FunctionRunner,
     body: dict[str, Any],
-    entries: Sequence[Entry],
+    fetched: dict[str, list[dict[str, Any]]],
     settings: dict[str, Any],
 ) -> Answer:
-    """Answer one actor as the function does, its flavors fetched from `entries`.
+    """Answer one actor as the function does, `fetched` answering its requirements.
 
     `settings` is the Composition step's Input, as the function receives it.
     """
@@ -105,12 +110,7 @@ def answer(
         req.input.update(settings)
     except (ValueError, TypeError) as exc:  # what no Struct can hold
         return Answer(refused=f"cannot read the actor: {exc}")
-    try:
-        xr = xr_model.parse(body)
-        found = resolver.lookup(xr, fn_input.parse(settings), namespaced_selectors=True)
-    except FunctionError as exc:
-        return Answer(refused=str(exc))
-    for key, items in library.fetched_for(found, entries).items():
+    for key, items in fetched.items():
         answered = req.required_resources[key]
         for item in items:
             answered.items.add().resource.update(item)
@@ -129,6 +129,18 @@ def answer(
     )
 
 
+def fetched(
+    body: dict[str, Any], settings: fn_input.Input, *libraries: Sequence[Entry]
+) -> list[dict[str, list[dict[str, Any]]]] | str:
+    """What each library answers the actor's requirements with, or why it asks for none."""
+    try:
+        xr = xr_model.parse(body)
+        found = resolver.lookup(xr, settings, namespaced_selectors=True)
+    except FunctionError as exc:
+        return str(exc)
+    return [library.fetched_for(found, entries) for entries in libraries]
+
+
 def pod_template(resources: Mapping[str, Any]) -> Any:
     """The Deployment's pod template, composed directly or wrapped in an Object."""
     body = resources.get("deployment") or {}
@@ -137,18 +149,46 @@ def pod_template(resources: Mapping[str, Any]) -> Any:
     return (deployment.get("spec") or {}).get("template")
 
 
-def differences(
-    before: Any, after: Any, at: tuple[str | int, ...] = ()
-) -> Iterator[tuple[tuple[str | int, ...], Any, Any]]:
-    """Every leaf (or subtree) that differs, as (keys and indexes, before, after)."""
+Location = tuple[str | int, ...]
+
+
+def differences(before: Any, after: Any, at: Location = ()) -> Iterator[tuple[Location, Any, Any]]:
+    """Every leaf (or subtree) that differs, as (keys and indexes, before, after).
+
+    Lists differ item by item: matched by `name` or `key` where every item has a
+    distinct one (an item added or removed is one change, at its own index), else by
+    position.
+    """
+    if before == after:  # compared in C: most of a resource is the same
+        return
     if isinstance(before, dict) and isinstance(after, dict):
         for key in sorted(set(before) | set(after)):
             yield from differences(before.get(key), after.get(key), (*at, key))
-    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
-        for index, (one, other) in enumerate(zip(before, after, strict=True)):
-            yield from differences(one, other, (*at, index))
-    elif before != after:
+    elif isinstance(before, list) and isinstance(after, list):
+        for index, old, new in _paired(before, after):
+            yield from differences(old, new, (*at, index))
+    else:
         yield at, before, after
+
+
+def _paired(before: list[Any], after: list[Any]) -> list[tuple[int, Any, Any]]:
+    """The items of two lists as (index, before, after), None where one list has none."""
+    for key in ("name", "key"):
+        old, new = (
+            {i[key]: (n, i) for n, i in enumerate(items) if _named(i, key)}
+            for items in (before, after)
+        )
+        if (len(old), len(new)) == (len(before), len(after)):  # each item named apart
+            paired = [(n, old.get(k, (n, None))[1], i) for k, (n, i) in new.items()]
+            return paired + [(n, i, None) for k, (n, i) in old.items() if k not in new]
+    return [
+        (n, before[n] if n < len(before) else None, after[n] if n < len(after) else None)
+        for n in range(max(len(before), len(after)))
+    ]
+
+
+def _named(item: Any, key: str) -> bool:
+    return isinstance(item, dict) and isinstance(item.get(key), str)
 
 
 def pointer(at: Sequence[str | int]) -> str:
@@ -163,9 +203,8 @@ def judge(label: str, before: Answer, after: Answer, source_of: SourceOf | None 
             label, "refused", error=after.refused, as_before=before.refused == after.refused
         )
     if before.refused:
-        # Composed again after being refused: its pods take the new template.
-        rolls = pod_template(after.resources) is not None
-        return Verdict(label, "restart" if rolls else "changed", _changes(before, after, source_of))
+        # Composed for the first time: nothing of it ran to restart.
+        return Verdict(label, "fixed", _changes(before, after, source_of), error=before.refused)
     if before.resources == after.resources and before.spec == after.spec:
         return Verdict(label, "unchanged")
     rolls = pod_template(before.resources) != pod_template(after.resources)
@@ -174,7 +213,14 @@ def judge(label: str, before: Answer, after: Answer, source_of: SourceOf | None 
 
 def _changes(before: Answer, after: Answer, source_of: SourceOf | None) -> tuple[Change, ...]:
     found = [
-        Change("spec", pointer(at), old, new, source_of(at) if source_of else None)
+        Change(
+            "spec",
+            pointer(at),
+            old,
+            new,
+            source_of(at) if source_of and new is not None else None,
+            paths.dotted(paths.located(before.spec if new is None else after.spec, at)),
+        )
         for at, old, new in differences(before.spec, after.spec)
     ]
     # A composed resource's value that changed as a spec value did is that value, rendered:
@@ -189,28 +235,16 @@ def _changes(before: Answer, after: Answer, source_of: SourceOf | None) -> tuple
 
 
 def _values(before: Any, after: Any) -> str:
-    return repr((before, after))
-
-
-def step_input(composition: Mapping[str, Any]) -> dict[str, Any]:
-    """The Input of a Composition's function-asya step (by its Input's apiVersion).
-
-    Raises:
-        ValueError: when no step carries one.
-    """
-    for step in (composition.get("spec") or {}).get("pipeline") or []:
-        found = step.get("input") if isinstance(step, dict) else None
-        if isinstance(found, dict) and found.get("apiVersion") == fn_input.API_VERSION:
-            return found
-    raise ValueError("no step of the Composition has function-asya's Input")
+    # Keys sorted: the two sides' maps come from protobuf Structs, each in its own order.
+    return json.dumps((before, after), sort_keys=True)
 
 
 def _sources_after(
-    body: dict[str, Any], entries: Sequence[Entry], settings: dict[str, Any]
+    body: dict[str, Any], entries: Sequence[Entry], settings: fn_input.Input
 ) -> SourceOf | None:
     """Who set each value of the actor's spec after the change (None when it does not resolve)."""
     try:
-        resolution = library.resolve(body, entries, fn_input.parse(settings))
+        resolution = library.resolve(body, entries, settings)
     except FunctionError:
         return None
 
@@ -228,10 +262,13 @@ def plan(
     actors: Sequence[dict[str, Any]],
     before: Sequence[Entry],
     after: Sequence[Entry],
-    settings: Callable[[dict[str, Any]], dict[str, Any]],
+    settings: Callable[[dict[str, Any]], tuple[dict[str, Any], fn_input.Input]],
     progress: Callable[[int], None] | None = None,
 ) -> list[Verdict]:
-    """Each actor's verdict. `settings` gives an actor's Input (its form's Composition's).
+    """Each actor's verdict.
+
+    `settings` gives an actor's Input (its form's Composition's): as the function
+    receives it, and parsed.
 
     One function runner per library: its resolve memo reads and merges each set of
     flavors once, for every actor that lists it.
@@ -239,14 +276,19 @@ def plan(
     first, second = pipeline.FunctionRunner(), pipeline.FunctionRunner()
     verdicts = []
     for body in actors:
-        given = settings(body)
-        old = answer(first, body, before, given)
-        new = answer(second, body, after, given)
+        given, parsed = settings(body)
+        flavors = fetched(body, parsed, before, after)
+        if isinstance(flavors, str):
+            old = new = Answer(refused=flavors)
+        else:
+            old = answer(first, body, flavors[0], given)
+            # The same flavors both times: the same answer, asked for once.
+            new = old if flavors[1] == flavors[0] else answer(second, body, flavors[1], given)
         source_of = None
         if not new.refused and (
             old.refused or old.resources != new.resources or old.spec != new.spec
         ):
-            source_of = _sources_after(body, after, given)
+            source_of = _sources_after(body, after, parsed)
         verdicts.append(judge(library.actor_label(body), old, new, source_of))
         if progress is not None:
             progress(1)

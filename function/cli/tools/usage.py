@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from function.cli.render.files import Document
-from function.cli.tools.library import ACTOR_KINDS, Entry, actor_label
+from function.cli.tools.library import Entry, actor_label
 from function.errors import FunctionError
 from function.models import xr as xr_model
 
@@ -48,33 +48,17 @@ class Use:
 
 
 def actors_in(documents: Sequence[Document]) -> tuple[list[Actor], list[str]]:
-    """The actors among the documents (a `List`'s items included), and why any cannot be read."""
+    """The actors (`library.actors`), and why any cannot be read, naming its file and document."""
     found: list[Actor] = []
     problems: list[str] = []
-    for body in objects([d.body for d in documents]):
-        key = (str(body.get("apiVersion", "")), str(body.get("kind", "")))
-        if key not in ACTOR_KINDS:
-            continue
+    for doc in documents:
         try:
-            xr = xr_model.parse(body)
+            xr = xr_model.parse(doc.body)
         except FunctionError as exc:
-            problems.append(f"{body.get('kind')} {actor_label(body)}: {exc}")
+            problems.append(f"{doc.where}: {doc.kind} {actor_label(doc.body)}: {exc}")
             continue
-        found.append(Actor(xr.namespace, actor_label(body), xr.flavors))
+        found.append(Actor(xr.namespace, actor_label(doc.body), xr.flavors))
     return found, problems
-
-
-def objects(bodies: Sequence[Any]) -> list[dict[str, Any]]:
-    """Objects, with each List (as `kubectl get -o yaml` prints) replaced by its items."""
-    found: list[dict[str, Any]] = []
-    for body in bodies:
-        if not isinstance(body, dict):
-            continue
-        if str(body.get("kind", "")).endswith("List") and isinstance(body.get("items"), list):
-            found += objects(body["items"])
-        else:
-            found.append(body)
-    return found
 
 
 def usage(actors: Sequence[Actor], library: Sequence[Entry]) -> list[Use]:
