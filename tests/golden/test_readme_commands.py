@@ -1,4 +1,4 @@
-"""Every command the README shows runs as shown (the Crossplane CLI's through our render)."""
+"""Every command the README and docs/ show runs as shown (the Crossplane CLI's through our render)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ from function.cli.main import cli
 from tests import support
 
 pytestmark = pytest.mark.slow
-README = (support.ROOT / "README.md").read_text()
+# The user's documentation: the README and the pages it links.
+PAGES = [support.ROOT / "README.md", *sorted((support.ROOT / "docs").glob("*.md"))]
+README = "\n".join(page.read_text() for page in PAGES)
 SHELL = re.compile(r"```shell\n(?P<body>.*?)```", re.S)
 BLOCKS = [m["body"] for m in SHELL.finditer(README)]
 PATH = re.compile(r"\b(?:examples|compositions|xrd|package)/[\w./-]+")

@@ -1,4 +1,4 @@
-"""The README's map of the code names every package and module of the tree, and nothing else."""
+"""The development page's map of the code names every package and module of the tree, and nothing else."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ FUNCTION = ROOT / "function"
 
 
 def code_map() -> str:
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "development.md").read_text()
     section = readme.split("### How the code is laid out", 1)[1]
     return section.split("```text\n", 1)[1].split("```", 1)[0]
 
@@ -39,7 +39,7 @@ def test_every_module_the_map_names_exists() -> None:
 
 
 def test_the_layers_the_map_states_are_the_import_contracts() -> None:
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "development.md").read_text()
     stated = re.search(r"^cli → (.*)\.$", readme, re.M)
     assert stated is not None
     floors = ["cli", *stated.group(1).split(" → ")]

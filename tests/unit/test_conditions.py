@@ -109,8 +109,8 @@ def test_a_reason_outside_the_closed_set_is_a_bug(aspect: str) -> None:
         conditions.Aspect(aspect, False, "Whatever", "")
 
 
-def test_the_readme_lists_every_reason() -> None:
-    readme = (support.ROOT / "README.md").read_text()
+def test_the_status_page_lists_every_reason() -> None:
+    readme = (support.ROOT / "docs" / "status.md").read_text()
     for aspect, reasons in conditions.REASONS.items():
         assert f"`{aspect}`" in readme
         for reason in reasons:

@@ -191,7 +191,7 @@ README_PLAN = [
 
 
 @pytest.mark.parametrize(
-    ("output", "page"), [("text", "README.md"), ("markdown", "docs/flavors-plan.md")]
+    ("output", "page"), [("text", "docs/platform-tools.md"), ("markdown", "docs/flavors-plan.md")]
 )
 def test_the_docs_show_what_the_plan_of_the_example_change_prints(
     output: str, page: str, monkeypatch: pytest.MonkeyPatch

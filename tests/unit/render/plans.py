@@ -1,4 +1,4 @@
-"""Build Plans the way fn.py does, from plain data."""
+"""Build Plans the way the pipeline (function/pipeline.py) does, from plain data."""
 
 from __future__ import annotations
 
