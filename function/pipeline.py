@@ -10,27 +10,26 @@ from dataclasses import dataclass
 from typing import Any
 
 import cachetools
-from crossplane.function import logging, response
+from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import errors, parse
 from function.cache import ContentCache, digest_of
-from function.codec import response as response_bytes
-from function.codec import structs
 from function.codec.response import Answer
-from function.compose import conditions, health, render, status
+from function.compose import health, render, status
 from function.compose.render import meta, sqs, transports
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.xr import Composite
-from function.resolve import actor, kube_schemas, merge, ownership, requirements
+from function.resolve import actor, kube_schemas, ownership, requirements
 from function.resolve.layers import Flavors, Resolution
-
-INTERNAL_ERROR = (
-    "cannot compose resources: internal error in function-asya (see the function's logs)"
+from function.respond import (
+    Composed,
+    Pending,
+    fatal,
+    write,
 )
-RESOLVED_SPEC_CONTEXT_KEY = "asya.sh/resolved-spec"
-FLAVORS_CONDITION = "FlavorsResolved"
+
 # What resolving an actor needs but its own spec (its Input and flavors, read and
 # merged), by a digest of their content (memo_key): a fleet's actors share a few.
 RESOLVE_MEMO_SIZE = 1024
@@ -43,25 +42,6 @@ class Prepared:
     settings: Input
     wanted: list[requirements.Requirement]
     flavors: Flavors
-
-
-@dataclass(frozen=True)
-class Pending:
-    """Crossplane has not fetched the flavors yet: ask for them and compose nothing."""
-
-    settings: Input
-    wanted: list[requirements.Requirement]
-
-
-@dataclass(frozen=True)
-class Composed:
-    """Every stage succeeded: what to write into the response."""
-
-    settings: Input
-    wanted: list[requirements.Requirement]
-    resolution: Resolution
-    rendered: dict[str, dict[str, Any]]
-    report: status.Report
 
 
 class AppliedFlavors:
@@ -134,21 +114,7 @@ class FunctionRunner:
                 self.memo.put(key, prepared)
             wanted = [*prepared.wanted, *workloads, *_dead_letter(prepared.settings, xr)]
             resolution = actor.resolve_with(xr, prepared.settings, prepared.flavors)
-            own = parse.fetched(req, requirements.WORKLOADS_KEY)
-            ownership.refuse_if_taken(xr, resolution.spec.actor, own)
-            ownership.refuse_if_wrapped_taken(
-                xr, resolution.spec.actor, parse.fetched(req, requirements.WRAPPED_WORKLOADS_KEY)
-            )
-            ownership.refuse_if_queue_taken(
-                xr,
-                resolution.spec.actor,
-                own,
-                {
-                    pair: parse.fetched(req, requirements.NAMESAKES_KEY_PREFIX + pair[0])
-                    for pair in requirements.queue_namesakes(resolution.spec.actor, xr.namespace)
-                },
-                transports.TRANSPORTS[prepared.settings.transport].broker(prepared.settings),
-            )
+            _refuse_namesakes(req, xr, resolution.spec.actor, prepared.settings)
             outcome = compose(req, xr, prepared.settings, wanted, resolution, observed)
             answer = write(req, outcome)
         except errors.FunctionError as exc:
@@ -171,6 +137,27 @@ class FunctionRunner:
                 ),
             )
         return answer
+
+
+def _refuse_namesakes(
+    req: fnv1.RunFunctionRequest, xr: Composite, name: str, settings: Input
+) -> None:
+    """Refuse an actor whose name, wrapped workload or queue another actor holds (SPEC 6.0.1)."""
+    own = parse.fetched(req, requirements.WORKLOADS_KEY)
+    ownership.refuse_if_taken(xr, name, own)
+    ownership.refuse_if_wrapped_taken(
+        xr, name, parse.fetched(req, requirements.WRAPPED_WORKLOADS_KEY)
+    )
+    ownership.refuse_if_queue_taken(
+        xr,
+        name,
+        own,
+        {
+            pair: parse.fetched(req, requirements.NAMESAKES_KEY_PREFIX + pair[0])
+            for pair in requirements.queue_namesakes(name, xr.namespace)
+        },
+        transports.TRANSPORTS[settings.transport].broker(settings),
+    )
 
 
 def memo_key(
@@ -257,152 +244,3 @@ def compose(
     )
     rendered = render.render_all(plan)
     return Composed(settings, wanted, resolution, rendered, status.derive(plan, rendered))
-
-
-def write(
-    req: fnv1.RunFunctionRequest,
-    outcome: Pending | Composed,
-) -> Answer:
-    """Write the response for what the stages produced.
-
-    Called only once every stage has succeeded, so an error can never leave a
-    half-written desired state behind. The desired state and the context this
-    function writes go as bytes after the message (codec.response says why and how);
-    every key they carry replaces the same key an earlier step wrote.
-    """
-    rsp = response.to(req, ttl=outcome.settings.ttl_delta())
-    _require(rsp, outcome.wanted)
-    if isinstance(outcome, Pending):
-        return Answer(rsp)
-    resolution, report = outcome.resolution, outcome.report
-    composite = rsp.desired.composite.resource
-    earlier = structs.value_of(composite.fields["status"]) if "status" in composite.fields else {}
-    merged_status = merge.overlay(earlier if isinstance(earlier, dict) else {}, report.status)
-    # The resolved spec goes to the desired XR and the context so that functions
-    # later in the pipeline read what this one rendered (SPEC §5.5). Crossplane
-    # never persists a desired XR spec: this is a hand-off, not a write. Its bytes
-    # are written once, for both.
-    spec = structs.encode(resolution.data)
-    desired = response_bytes.desired(
-        rsp,
-        response_bytes.struct_entry("spec", spec) + structs.encode({"status": merged_status}),
-        {
-            name: (
-                structs.encode(body),
-                fnv1.READY_TRUE if report.ready[name] else fnv1.READY_FALSE,
-            )
-            for name, body in outcome.rendered.items()
-        },
-    )
-    context = response_bytes.context(response_bytes.struct_entry(RESOLVED_SPEC_CONTEXT_KEY, spec))
-    for reason, warnings in (
-        ("FlavorWarning", resolution.warnings),
-        ("TimeoutWarning", resolution.timeout_warnings),
-        ("ScalingWarning", resolution.scaling_warnings),
-        ("QueueWarning", report.warnings),
-    ):
-        for warning in warnings:
-            rsp.results.append(
-                fnv1.Result(
-                    severity=fnv1.SEVERITY_WARNING,
-                    message=warning,
-                    reason=reason,
-                    target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
-                )
-            )
-    applied = ", ".join(resolution.applied)
-    _condition(
-        rsp,
-        True,
-        "Resolved",
-        f"Applied {len(resolution.applied)} flavor{'' if len(resolution.applied) == 1 else 's'}"
-        + (f": {applied}" if applied else ""),
-    )
-    _aspects(rsp, report.aspects, parse.composite_conditions(req))
-    return Answer(rsp, desired + context)
-
-
-def _aspects(
-    rsp: fnv1.RunFunctionResponse,
-    aspects: tuple[conditions.Aspect, ...],
-    previous: Mapping[str, tuple[str, str]],
-) -> None:
-    """A condition per aspect, and an event for each whose status or reason changed."""
-    for aspect in aspects:
-        _condition(rsp, aspect.ok, aspect.reason, aspect.message, aspect.type)
-    for aspect in conditions.changed(aspects, previous):
-        rsp.results.append(
-            fnv1.Result(
-                severity=fnv1.SEVERITY_NORMAL if aspect.ok else fnv1.SEVERITY_WARNING,
-                message=f"{aspect.type} is {aspect.ok}: " + (aspect.message or aspect.reason),
-                reason=aspect.reason,
-                target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
-            )
-        )
-
-
-def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requirement]) -> None:
-    """Declare every requirement in both the v2 and the Crossplane 1.x fields."""
-    declared = rsp.requirements
-    for requirement in wanted:
-        selectors = [declared.resources[requirement.key]]
-        if requirement.legacy:
-            # Crossplane 1.x ignores a selector's namespace: asked without one, and only
-            # for what may be looked for everywhere.
-            selectors.append(declared.extra_resources[requirement.key])
-        for selector in selectors:
-            selector.api_version = requirement.api_version
-            selector.kind = requirement.kind
-            if requirement.match_labels:
-                selector.match_labels.labels.update(dict(requirement.match_labels))
-            else:
-                selector.match_name = requirement.flavor
-        if requirement.namespace:
-            selectors[0].namespace = requirement.namespace
-
-
-def _condition(
-    rsp: fnv1.RunFunctionResponse,
-    ok: bool,
-    reason: str,
-    message: str,
-    kind: str = FLAVORS_CONDITION,
-) -> None:
-    rsp.conditions.append(
-        fnv1.Condition(
-            type=kind,
-            status=fnv1.STATUS_CONDITION_TRUE if ok else fnv1.STATUS_CONDITION_FALSE,
-            reason=reason,
-            message=message,
-            target=fnv1.TARGET_COMPOSITE_AND_CLAIM,
-        )
-    )
-
-
-def fatal(
-    req: fnv1.RunFunctionRequest,
-    exc: errors.FunctionError | None,
-    wanted: list[requirements.Requirement] | None = None,
-) -> fnv1.RunFunctionResponse:
-    """Return a response carrying a Fatal result and only what earlier steps desired.
-
-    Crossplane applies nothing and deletes nothing after a Fatal result, so the
-    user's existing resources stay exactly as they are. Reads nothing it could
-    fail on: this is every error path's last step.
-    """
-    rsp = fnv1.RunFunctionResponse(meta=fnv1.ResponseMeta(tag=req.meta.tag))
-    rsp.desired.CopyFrom(req.desired)
-    rsp.context.CopyFrom(req.context)
-    message = str(exc) if exc is not None else INTERNAL_ERROR
-    rsp.results.append(
-        fnv1.Result(
-            severity=fnv1.SEVERITY_FATAL,
-            message=message,
-            reason=exc.reason if exc is not None else "InternalError",
-            target=fnv1.TARGET_COMPOSITE,
-        )
-    )
-    if isinstance(exc, errors.FlavorError):
-        _condition(rsp, False, exc.reason, message)
-    _require(rsp, wanted or [])
-    return rsp

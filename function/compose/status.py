@@ -172,6 +172,26 @@ def _exists(plan: Plan, name: str) -> bool:
     return name in plan.observed and not observed.apply_failure(plan.observed[name])
 
 
+def _infrastructure(
+    queue: QueueState, autoscaler: keda.Autoscaler, workload: Workload
+) -> dict[str, Any]:
+    """The status of each part: the queue, KEDA and the workload, with their counts."""
+    return {
+        "queue": {"ready": queue.ready, "message": queue.message}
+        | ({"deadLetter": queue.dead_letter} if queue.dead_letter else {}),
+        "keda": {"ready": autoscaler.healthy, "message": autoscaler.message},
+        "workload": {
+            "ready": workload.ready,
+            "replicas": workload.replicas,
+            "readyReplicas": workload.ready_replicas,
+            "running": workload.pods.running,
+            "pending": workload.pods.pending,
+            "failing": workload.pods.failing,
+            "message": workload.message,
+        },
+    }
+
+
 def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     """Compute the phase, the status block, and each rendered resource's readiness."""
     transport = transports.of(plan)
@@ -184,23 +204,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
         status["queueUrl"] = queue.url
     if queue.identifier:
         status["queueIdentifier"] = queue.identifier
-    status["infrastructure"] = {
-        "queue": {"ready": queue.ready, "message": queue.message}
-        | ({"deadLetter": queue.dead_letter} if queue.dead_letter else {}),
-        "keda": {
-            "ready": autoscaler.healthy,
-            "message": autoscaler.message,
-        },
-        "workload": {
-            "ready": workload.ready,
-            "replicas": workload.replicas,
-            "readyReplicas": workload.ready_replicas,
-            "running": workload.pods.running,
-            "pending": workload.pods.pending,
-            "failing": workload.pods.failing,
-            "message": workload.message,
-        },
-    }
+    status["infrastructure"] = _infrastructure(queue, autoscaler, workload)
     status["scaling"] = _scaling(plan, autoscaler)
     queue_parts = transport.readiness(plan, queue)
     readiness = {

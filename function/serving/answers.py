@@ -17,7 +17,7 @@ import zstandard
 from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import cache, errors, pipeline
+from function import cache, errors, respond
 from function.codec import response
 from function.serving import question
 from function.serving.request import Received, Undecodable, decode
@@ -53,7 +53,7 @@ def untagged(answer: response.Answer, max_bytes: int) -> bytes:
         f"more than the {max_bytes / MIB:g} MiB gRPC message limit "
         "(--max-send-message-size); the actor's spec and flavors are too large"
     )
-    refusal: bytes = pipeline.fatal(fnv1.RunFunctionRequest(), too_large).SerializeToString()
+    refusal: bytes = respond.fatal(fnv1.RunFunctionRequest(), too_large).SerializeToString()
     return refusal
 
 
@@ -142,7 +142,7 @@ class Answers:
             return tagged(tag, kept)
         request = decode(received.data)
         if isinstance(request, Undecodable):
-            refusal = pipeline.fatal(fnv1.RunFunctionRequest(meta=request.meta), request.error)
+            refusal = respond.fatal(fnv1.RunFunctionRequest(meta=request.meta), request.error)
             data: bytes = refusal.SerializeToString()
             return data
         if key is None and self.kept.enabled:

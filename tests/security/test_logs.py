@@ -11,6 +11,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 from function import pipeline as fn
+from function import respond
 from function.compose import render
 from tests import support
 
@@ -83,7 +84,7 @@ def test_an_unexpected_error_is_logged_without_values(
     req = support.request(actor_with_secrets())
     rsp = fn.FunctionRunner().answer(req).message()
 
-    assert [r.message for r in rsp.results] == [fn.INTERNAL_ERROR]
+    assert [r.message for r in rsp.results] == [respond.INTERNAL_ERROR]
     logged = capsys.readouterr().out
     assert "Unexpected error" in logged
     assert "KeyError" in logged  # what and where, so the bug can still be found

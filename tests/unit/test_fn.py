@@ -9,7 +9,7 @@ import pytest
 from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import parse
+from function import parse, respond
 from function import pipeline as fn
 from function.codec import structs
 from function.resolve import requirements
@@ -235,7 +235,7 @@ def test_an_unexpected_exception_becomes_a_fatal_result(monkeypatch: pytest.Monk
     req = with_input({})
     req.desired.resources["from-earlier-step"].resource.update({"kind": "Thing"})
     rsp = run(req)
-    assert support.fatal_messages(rsp) == [fn.INTERNAL_ERROR]
+    assert support.fatal_messages(rsp) == [respond.INTERNAL_ERROR]
     # What earlier steps desired passes through untouched.
     assert list(rsp.desired.resources) == ["from-earlier-step"]
 
@@ -261,7 +261,7 @@ def test_what_this_step_writes_replaces_the_same_keys_of_earlier_steps_and_keeps
     earlier.connection_details["password"] = b"kept"
     earlier.ready = fnv1.READY_TRUE
     req.desired.resources["other-step"].resource.update({"kind": "Other"})
-    req.context.update({fn.RESOLVED_SPEC_CONTEXT_KEY: {"stale": True}, "other": "kept"})
+    req.context.update({respond.RESOLVED_SPEC_CONTEXT_KEY: {"stale": True}, "other": "kept"})
 
     rsp = run(req)
 
@@ -280,7 +280,7 @@ def test_what_this_step_writes_replaces_the_same_keys_of_earlier_steps_and_keeps
     assert structs.plain(rsp.desired.resources["other-step"].resource) == {"kind": "Other"}
     context = structs.plain(rsp.context)
     assert context["other"] == "kept"
-    assert context[fn.RESOLVED_SPEC_CONTEXT_KEY] == composite["spec"]
+    assert context[respond.RESOLVED_SPEC_CONTEXT_KEY] == composite["spec"]
 
 
 def test_a_render_error_returns_no_partial_desired_state() -> None:

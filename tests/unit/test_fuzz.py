@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from function import pipeline as fn
+from function import respond
 from function.codec import kinds
 from tests import support
 
@@ -101,7 +102,7 @@ def check(req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
     for result in fatal:
         # A Fatal must say what is wrong; the generic internal error means a bug.
         assert result.message.strip()
-        assert result.message != fn.INTERNAL_ERROR
+        assert result.message != respond.INTERNAL_ERROR
     if fatal:
         # Nothing of ours on an error path: only what earlier steps desired.
         assert set(rsp.desired.resources) == set(req.desired.resources)

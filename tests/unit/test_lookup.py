@@ -8,7 +8,7 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import json_format
 
-from function import pipeline
+from function import pipeline, respond
 from function.cli.tools import library, lint
 from function.errors import FunctionError
 from function.models import input as fn_input
@@ -74,7 +74,7 @@ def answered_by_the_function(xr: dict[str, Any], mode: str) -> tuple[list[str], 
         if key.startswith("namespace-"):
             items.add().resource.update(TEAM_FLAVOR)
     rsp = pipeline.FunctionRunner().answer(req).message()
-    resolved = rsp.context.fields.get(pipeline.RESOLVED_SPEC_CONTEXT_KEY)
+    resolved = rsp.context.fields.get(respond.RESOLVED_SPEC_CONTEXT_KEY)
     return support.fatal_messages(rsp), resolved and json_format.MessageToDict(resolved)
 
 

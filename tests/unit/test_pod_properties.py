@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from function import pipeline as fn
+from function import respond
 from function.codec import structs
 from function.compose.observed import is_wrapped
 from function.models.spec import Spec, as_data
@@ -176,7 +177,7 @@ def refused_or_accepted(
     refused = support.fatal_messages(rsp)
     if refused:
         [message] = refused
-        assert message != fn.INTERNAL_ERROR
+        assert message != respond.INTERNAL_ERROR
         assert message.startswith(("invalid ", "flavor merge conflict: ")), message
         return
     body = deployment(rsp)
@@ -184,7 +185,7 @@ def refused_or_accepted(
     assert schemas.errors(body) == []
     # The spec handed on is the data that was validated, not a dump of the model:
     # the two must be one and the same.
-    handed = structs.plain(rsp.context)[fn.RESOLVED_SPEC_CONTEXT_KEY]
+    handed = structs.plain(rsp.context)[respond.RESOLVED_SPEC_CONTEXT_KEY]
     assert as_data(Spec.model_validate(handed)) == handed
 
 

@@ -47,6 +47,29 @@ def _hardened(
     return container
 
 
+def _runtime_mounts(plan: Plan) -> list[dict[str, Any]]:
+    """The platform's mounts of the runtime container, then the actor's."""
+    spec, sidecar = plan.spec, plan.settings.sidecar
+    mounts: list[dict[str, Any]] = [
+        {"name": pod.SOCKET_VOLUME, "mountPath": sidecar.socket_dir},
+        {"name": pod.TMP_VOLUME, "mountPath": pod.TMP_PATH},
+        {
+            "name": pod.RUNTIME_VOLUME,
+            "mountPath": sidecar.runtime_mount_path,
+            "subPath": "asya_runtime.py",
+            "readOnly": True,
+        },
+    ]
+    if spec.state_proxy:
+        mounts.append({"name": pod.STATE_VOLUME, "mountPath": pod.STATE_SOCKETS})
+    for mount in spec.volume_mounts:
+        # Every field the actor set (the schema checked them all), name and path first.
+        kept = {"name": mount.get("name"), "mountPath": mount.get("mountPath")}
+        kept |= {key: value for key, value in mount.items() if key not in kept and value}
+        mounts.append(kept)
+    return mounts
+
+
 def runtime(plan: Plan) -> dict[str, Any]:
     """The container that runs the user's handler."""
     spec, sidecar = plan.spec, plan.settings.sidecar
@@ -74,30 +97,13 @@ def runtime(plan: Plan) -> dict[str, Any]:
     if spec.state_proxy:
         mounts = ";".join(f"{p.name}:{p.mount.path}:write={p.write_mode}" for p in spec.state_proxy)
         env.append({"name": "ASYA_STATE_PROXY_MOUNTS", "value": mounts})
-    mounts_: list[dict[str, Any]] = [
-        {"name": pod.SOCKET_VOLUME, "mountPath": sidecar.socket_dir},
-        {"name": pod.TMP_VOLUME, "mountPath": pod.TMP_PATH},
-        {
-            "name": pod.RUNTIME_VOLUME,
-            "mountPath": sidecar.runtime_mount_path,
-            "subPath": "asya_runtime.py",
-            "readOnly": True,
-        },
-    ]
-    if spec.state_proxy:
-        mounts_.append({"name": pod.STATE_VOLUME, "mountPath": pod.STATE_SOCKETS})
-    for mount in spec.volume_mounts:
-        # Every field the actor set (the schema checked them all), name and path first.
-        kept = {"name": mount.get("name"), "mountPath": mount.get("mountPath")}
-        kept |= {key: value for key, value in mount.items() if key not in kept and value}
-        mounts_.append(kept)
     container: dict[str, Any] = {
         "name": pod.RUNTIME,
         "image": spec.image,
         "imagePullPolicy": spec.image_pull_policy,
         "command": [spec.python_executable, sidecar.runtime_mount_path],
         "env": env,
-        "volumeMounts": mounts_,
+        "volumeMounts": _runtime_mounts(plan),
         "startupProbe": _probe(
             plan, initialDelaySeconds=3, periodSeconds=2, timeoutSeconds=3, failureThreshold=150
         ),
@@ -127,6 +133,15 @@ def sidecar_image(plan: Plan) -> tuple[str, str]:
             image = f"{override.repository or repository}:{override.tag or tag}"
         policy = override.pull_policy or policy
     return image, policy
+
+
+def _tracing_env(plan: Plan) -> list[dict[str, str]]:
+    """OpenTelemetry's endpoint and protocol: the actor's `tracing`, else the Input's."""
+    tracing, settings = plan.spec.tracing, plan.settings.sidecar.tracing
+    endpoint = (tracing.endpoint if tracing else None) or settings.endpoint
+    protocol = (tracing.protocol if tracing else None) or settings.protocol
+    env = [{"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": endpoint}] if endpoint else []
+    return env + ([{"name": "OTEL_EXPORTER_OTLP_PROTOCOL", "value": protocol}] if protocol else [])
 
 
 def _metrics_env(plan: Plan) -> list[dict[str, str]]:
@@ -168,13 +183,7 @@ def sidecar(plan: Plan) -> dict[str, Any]:
             env[platform[item.name]] = {"name": item.name, "value": item.value}
         else:
             env.append({"name": item.name, "value": item.value})
-    tracing = spec.tracing
-    endpoint = (tracing.endpoint if tracing else None) or settings.tracing.endpoint
-    protocol = (tracing.protocol if tracing else None) or settings.tracing.protocol
-    if endpoint:
-        env.append({"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": endpoint})
-    if protocol:
-        env.append({"name": "OTEL_EXPORTER_OTLP_PROTOCOL", "value": protocol})
+    env += _tracing_env(plan)
     resiliency = spec.resiliency
     if resiliency is not None and resiliency.policies:
         policies = {name: as_data(policy) for name, policy in resiliency.policies.items()}

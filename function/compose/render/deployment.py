@@ -40,6 +40,27 @@ def pod_labels(plan: Plan) -> dict[str, str]:
     return labels
 
 
+def _placement(plan: Plan) -> dict[str, Any]:
+    """The pod's fields an actor or flavor passes through: security, pull Secrets, scheduling."""
+    spec = plan.spec
+    found: dict[str, Any] = {}
+    if context := security.pod_context(plan.settings.pod_security, spec.pod_security_context):
+        found["securityContext"] = context
+    if spec.image_pull_secrets:
+        found["imagePullSecrets"] = [as_data(secret) for secret in spec.image_pull_secrets]
+    if spec.priority_class_name:
+        found["priorityClassName"] = spec.priority_class_name
+    if spec.affinity:
+        found["affinity"] = spec.affinity
+    if spec.topology_spread_constraints:
+        found["topologySpreadConstraints"] = [dict(c) for c in spec.topology_spread_constraints]
+    if spec.node_selector:
+        found["nodeSelector"] = spec.node_selector
+    if spec.tolerations:
+        found["tolerations"] = [as_data(toleration) for toleration in spec.tolerations]
+    return found
+
+
 def render(plan: Plan) -> dict[str, Any]:
     """Render the Deployment.
 
@@ -61,22 +82,7 @@ def render(plan: Plan) -> dict[str, Any]:
         *(as_data(container) for container in spec.sidecars),
     ]
     template_spec["volumes"] = _volumes(plan)
-    if context := security.pod_context(plan.settings.pod_security, spec.pod_security_context):
-        template_spec["securityContext"] = context
-    if spec.image_pull_secrets:
-        template_spec["imagePullSecrets"] = [as_data(secret) for secret in spec.image_pull_secrets]
-    if spec.priority_class_name:
-        template_spec["priorityClassName"] = spec.priority_class_name
-    if spec.affinity:
-        template_spec["affinity"] = spec.affinity
-    if spec.topology_spread_constraints:
-        template_spec["topologySpreadConstraints"] = [
-            dict(constraint) for constraint in spec.topology_spread_constraints
-        ]
-    if spec.node_selector:
-        template_spec["nodeSelector"] = spec.node_selector
-    if spec.tolerations:
-        template_spec["tolerations"] = [as_data(toleration) for toleration in spec.tolerations]
+    template_spec |= _placement(plan)
     deployment_spec: dict[str, Any] = {
         "selector": {"matchLabels": {"app.kubernetes.io/name": plan.actor}},
         "template": {"metadata": {"labels": pod_labels(plan)}, "spec": template_spec},
