@@ -14,6 +14,7 @@ from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 from google.protobuf import json_format
 
 from function.cli.render import command, files, release
+from function.cli.render.inputs import RenderInputs
 from tests import support
 
 pytestmark = pytest.mark.slow
@@ -188,7 +189,7 @@ def render(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_render_resolves_flavors_in_two_calls() -> None:
     xr = files.load_one(str(EXAMPLES / "flavored" / "gpu-checkpoints.yaml"), "XR")
-    inputs = command.RenderInputs(
+    inputs = RenderInputs(
         xr,
         files.load_composition(str(support.ROOT / "compositions" / "asyncactor-sqs.yaml")),
         files.load_functions(str(EXAMPLES / "functions.yaml")),

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from function.cli.render import command, files, release
+from function.cli.render.inputs import RenderInputs
 from function.cli.render.pipeline import Outcome
 from tests.support import ROOT
 
@@ -48,7 +49,7 @@ class Case:
 
     def run(self) -> tuple[list[dict[str, Any]], Outcome]:
         """The documents render prints, and the pipeline's outcome behind them."""
-        inputs = command.RenderInputs(
+        inputs = RenderInputs(
             files.load_composite(str(ROOT / self.xr)),
             files.load_composition(str(ROOT / self.composition)),
             files.load_functions(str(EXAMPLES / "functions.yaml")),
