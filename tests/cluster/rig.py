@@ -215,7 +215,7 @@ class Kube:
 
 
 def _established(crd: dict[str, Any]) -> bool:
-    conditions = crd.get("status", {}).get("conditions", [])
+    conditions = (crd.get("status") or {}).get("conditions") or []
     return any(c["type"] == "Established" and c["status"] == "True" for c in conditions)
 
 
