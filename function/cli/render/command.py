@@ -4,65 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 import grpc
 from crossplane.function import logging
 
-from function import durations
-from function.cli.render import engine, legacy, output, pipeline, runtimes
+from function.cli.render import engine, flags, legacy, output, pipeline, runtimes
 from function.cli.render.errors import PipelineFatalError, RenderError
 from function.cli.render.inputs import RenderInputs, check_composition, observed_state, read
-
-# kong's exit status for a usage error (crossplane render v2.2+, kong >= 1.9).
-USAGE_ERROR = 80
-
-
-class KongStyleCommand(click.Command):
-    """A usage error as crossplane's CLI (kong, UsageOnError) reports it.
-
-    The help goes to stdout followed by a blank line, the error to stderr, and the
-    exit status is 80, so a script branching on either sees what it would see.
-    """
-
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        """Parse the arguments; on a usage error print help and error, exit 80."""
-        try:
-            return super().make_context(info_name, args, parent=parent, **extra)
-        except click.UsageError as exc:
-            ctx = exc.ctx or click.Context(self, info_name=info_name, parent=parent)
-            click.echo(ctx.get_help())
-            click.echo()
-            message = exc.format_message()
-            if isinstance(exc, click.NoSuchOption):
-                message = f"unknown flag {exc.option_name}"  # kong's words
-            click.echo(f"function-asya: error: {message}", err=True)
-            sys.exit(USAGE_ERROR)
-
-
-def _existing_file(flag: str = "") -> Any:
-    """Kong's `existingfile`: a missing file or a directory is a usage error."""
-
-    def check(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
-        if value is None or value == "-":
-            return value
-        prefix = f"{flag}: " if flag else ""
-        path = Path(value).expanduser()
-        if not path.exists():
-            raise click.UsageError(f"{prefix}stat {value}: no such file or directory", ctx)
-        if path.is_dir():
-            raise click.UsageError(f'{prefix}"{value}" exists but is a directory', ctx)
-        return value
-
-    return check
 
 
 async def render_documents(
@@ -140,20 +90,9 @@ async def _run_pipeline(inputs: RenderInputs) -> tuple[engine.Reconcile | None, 
     return reconcile, outcome
 
 
-def _duration(ctx: click.Context, _param: click.Parameter, value: str) -> float:
-    """Kong's time.Duration flag: seconds of a Go duration, or a usage error."""
-    try:
-        seconds = durations.go_duration_seconds(value)
-    except ValueError as exc:
-        raise click.UsageError(f"--timeout: {exc}", ctx) from None
-    if seconds < 0:
-        raise click.UsageError(f'--timeout: negative duration "{value}"', ctx)
-    return seconds
-
-
-@click.command(cls=KongStyleCommand)
-@click.argument("composite_resource", metavar="XR", callback=_existing_file())
-@click.argument("composition_file", metavar="COMPOSITION", callback=_existing_file())
+@click.command(cls=flags.KongStyleCommand)
+@click.argument("composite_resource", metavar="XR", callback=flags.existing_file())
+@click.argument("composition_file", metavar="COMPOSITION", callback=flags.existing_file())
 @click.argument("functions_file", metavar="FUNCTIONS")
 @click.option(
     "--required-resources",
@@ -200,14 +139,14 @@ def _duration(ctx: click.Context, _param: click.Parameter, value: str) -> float:
 @click.option(
     "--xrd",
     "xrd_path",
-    callback=_existing_file("--xrd=PATH"),
+    callback=flags.existing_file("--xrd=PATH"),
     help="XRD whose schema defaults are applied to the XR first.",
 )
 @click.option(
     "--timeout",
     default="1m",
     show_default=True,
-    callback=_duration,
+    callback=flags.duration,
     help="How long rendering may take (a Go duration: 30s, 1m30s).",
 )
 @click.option(

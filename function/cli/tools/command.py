@@ -118,14 +118,6 @@ def lint(
     sys.exit(1 if any(f.severity in failing for f in findings) else 0)
 
 
-# The shipped Composition of each form, for actors whose plan names none.
-SHIPPED = Path(__file__).resolve().parents[3] / "compositions"
-SHIPPED_COMPOSITIONS = {
-    "XAsyncActor": SHIPPED / "asyncactor-sqs.yaml",
-    "AsyncActor": SHIPPED / "asyncactor-sqs-namespaced.yaml",
-}
-
-
 def _paths(
     flag: str, name: str, what: str, *, required: bool = True
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -239,16 +231,7 @@ def _verdicts(
         before = library.overlaid(library.load(before_paths))
         after = library.overlaid(library.load(after_paths))
         actors = [doc.body for doc in library.actors(actor_paths)]
-        compositions = (
-            {kind: files.load_composition(composition) for kind in SHIPPED_COMPOSITIONS}
-            if composition
-            else {
-                kind: files.load_composition(str(path))
-                for kind, path in SHIPPED_COMPOSITIONS.items()
-            }
-        )
-        given = {kind: library.step_input(doc.body) for kind, doc in compositions.items()}
-        inputs = {kind: (found, fn_input.parse(found)) for kind, found in given.items()}
+        inputs = library.composition_inputs(composition)
     except (RenderError, ValueError) as exc:
         fail(str(exc))
     except FunctionError as exc:  # the Input does not parse

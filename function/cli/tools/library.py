@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from function.cli.render import files
@@ -167,3 +168,22 @@ def step_input(composition: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(found, dict) and found.get("apiVersion") == fn_input.API_VERSION:
             return found
     raise ValueError("no step of the Composition has function-asya's Input")
+
+
+# The shipped Composition of each form, for actors whose plan names none.
+SHIPPED = Path(__file__).resolve().parents[3] / "compositions"
+SHIPPED_COMPOSITIONS = {
+    "XAsyncActor": SHIPPED / "asyncactor-sqs.yaml",
+    "AsyncActor": SHIPPED / "asyncactor-sqs-namespaced.yaml",
+}
+
+
+def composition_inputs(composition: str | None) -> dict[str, tuple[dict[str, Any], Input]]:
+    """Each XR kind's function-asya Input, as given and parsed: `composition`'s, else the shipped.
+
+    Raises:
+        RenderError: a Composition cannot be read; FunctionError: its Input does not parse.
+    """
+    chosen = {kind: composition or str(path) for kind, path in SHIPPED_COMPOSITIONS.items()}
+    given = {kind: step_input(files.load_composition(path).body) for kind, path in chosen.items()}
+    return {kind: (found, fn_input.parse(found)) for kind, found in given.items()}
