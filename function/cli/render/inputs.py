@@ -9,7 +9,7 @@ from typing import Any
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
-from function.cli.render import defaults, files, pipeline, release
+from function.cli.render import defaults, files, release, supply
 from function.cli.render.errors import RenderError
 
 
@@ -37,10 +37,10 @@ def _context(context_files: tuple[str, ...], context_values: tuple[str, ...]) ->
             raw = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RenderError(f"cannot read context value for key {key!r}: {exc}") from None
-        context.fields[key].CopyFrom(pipeline.context_value(raw, key))
+        context.fields[key].CopyFrom(supply.context_value(raw, key))
     # Values win over files, as in crossplane render.
     for key, raw in _key_values(context_values, "--context-values"):
-        context.fields[key].CopyFrom(pipeline.context_value(raw, key))
+        context.fields[key].CopyFrom(supply.context_value(raw, key))
     return context
 
 
@@ -58,10 +58,10 @@ def _annotated(function: files.Document, annotations: list[tuple[str, str]]) -> 
 def observed_state(xr: dict[str, Any], observed: list[files.Document]) -> fnv1.State:
     """The observed state a render starts from: the XR and its composed resources by name."""
     state = fnv1.State()
-    state.composite.resource.CopyFrom(pipeline.to_struct(xr))
+    state.composite.resource.CopyFrom(supply.to_struct(xr))
     for resource in observed:
         name = files.resource_name(resource)
-        state.resources[name].resource.CopyFrom(pipeline.to_struct(resource.body))
+        state.resources[name].resource.CopyFrom(supply.to_struct(resource.body))
     return state
 
 
