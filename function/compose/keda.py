@@ -33,6 +33,7 @@ from typing import Any
 from function.compose import observed
 from function.compose.render import meta
 from function.models import quantity
+from function.models.scaling import KEDA_ANNOTATION_PREFIX
 
 # `Ready` not True for a valid ScaledObject whose scaling is unhealthy: 2.20.0/2.20.1's HPA
 # health (HPAMetricsUnavailable when only the HPA fails, ScalingDegraded when its scalers
@@ -42,7 +43,7 @@ VALID_BUT_DEGRADED = frozenset({"ScalingDegraded", "HPAMetricsUnavailable", "Par
 SCALING_DISABLED = "ScalingDisabled"
 # What KEDA puts before the HPA's own message in HPAActive False.
 _HPA_PREFIX = "HPA is not actively scaling: "
-_ANNOTATION = "autoscaling.keda.sh/"
+_ANNOTATION = KEDA_ANNOTATION_PREFIX
 # How the HPA's external metric names a trigger: `s<index>-<metric>`.
 _METRIC = re.compile(r"s(\d+)-")
 # The words `paused` takes in the status, by what the annotations block.

@@ -121,7 +121,9 @@ class Sidecar(Settings):
 class Metrics(Settings):
     """Where the sidecar serves its metrics, and whether each actor gets a PodMonitor."""
 
-    port: int = Field(8080, ge=1, le=65535, description="The sidecar's metrics port (:8080).")
+    port: int = Field(
+        pod.SIDECAR_METRICS_PORT, ge=1, le=65535, description="The sidecar's metrics port (:8080)."
+    )
     pod_monitor: bool = Field(
         False,
         description="Compose a PodMonitor (monitoring.coreos.com/v1) per actor that scrapes "

@@ -20,6 +20,10 @@ WORKLOAD_COMPONENT = "actor"
 
 # On the pods of an actor whose sidecar serves metrics: what a PodMonitor selects.
 METRICS_LABEL = "asya.sh/metrics"
+# Where upstream's sidecar serves its metrics (ASYA_METRICS_ADDR `:8080`), by the name a
+# PodMonitor scrapes.
+SIDECAR_METRICS_PORT = 8080
+METRICS_PORT_NAME = "metrics"
 RUNTIME = "asya-runtime"
 SIDECAR = "asya-sidecar"
 CONNECTOR_PREFIX = "asya-state-proxy-"

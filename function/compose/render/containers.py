@@ -10,10 +10,6 @@ from function.models import pod, security
 from function.models.plan import Plan
 from function.models.spec import as_data
 
-# The sidecar's metrics port, by the name a PodMonitor scrapes, and where upstream serves it.
-METRICS_PORT = "metrics"
-DEFAULT_METRICS_PORT = 8080
-
 
 def go_json(value: Any) -> str:
     """Encode like Go's json.Marshal: compact, sorted keys, HTML characters escaped."""
@@ -150,7 +146,7 @@ def _metrics_env(plan: Plan) -> list[dict[str, str]]:
     if not metrics.enabled:
         return [{"name": "ASYA_METRICS_ENABLED", "value": "false"}]
     env = []
-    if port != DEFAULT_METRICS_PORT:
+    if port != pod.SIDECAR_METRICS_PORT:
         env.append({"name": "ASYA_METRICS_ADDR", "value": f":{port}"})
     if metrics.custom:
         custom = [as_data(metric) for metric in metrics.custom]
@@ -207,7 +203,9 @@ def sidecar(plan: Plan) -> dict[str, Any]:
     }
     if spec.metrics.enabled:
         port = plan.settings.metrics.port
-        container["ports"] = [{"name": METRICS_PORT, "containerPort": port, "protocol": "TCP"}]
+        container["ports"] = [
+            {"name": pod.METRICS_PORT_NAME, "containerPort": port, "protocol": "TCP"}
+        ]
     if env_from := meta.env_from_secret(transports.of(plan).credentials(plan).secret):
         container["envFrom"] = env_from
     if spec.sidecar is not None and spec.sidecar.resources:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.compose.render import containers, meta
+from function.compose.render import meta
 from function.models import pod
 from function.models.plan import Plan
 
@@ -26,7 +26,7 @@ def render(plan: Plan) -> dict[str, Any] | None:
             # The actor's label is its own within the namespace (ownership refuses a namesake).
             "selector": {"matchLabels": {pod.ACTOR_LABEL: plan.actor, pod.METRICS_LABEL: "true"}},
             "podMetricsEndpoints": [
-                {"port": containers.METRICS_PORT, "path": "/metrics", "interval": settings.interval}
+                {"port": pod.METRICS_PORT_NAME, "path": "/metrics", "interval": settings.interval}
             ],
         },
     }

@@ -6,9 +6,10 @@ from typing import Any
 
 from function.compose.render import meta, transports
 from function.models.plan import Plan
+from function.models.scaling import KEDA_ANNOTATION_PREFIX
 from function.models.spec import as_data
 
-PAUSED_REPLICAS = "autoscaling.keda.sh/paused-replicas"
+PAUSED_REPLICAS = KEDA_ANNOTATION_PREFIX + "paused-replicas"
 # Scale up fast, scale down gradually.
 BEHAVIOR = {
     "scaleDown": {
