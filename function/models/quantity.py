@@ -112,10 +112,10 @@ def is_whole(amount: Decimal) -> bool:
 
     It counts thousandths, rounded up (`0.9995` is 1000 of them): a multiple of a thousand.
     """
-    if amount.as_tuple().exponent >= 0:  # type: ignore[operator]
-        return True  # an integer already, however large (`1e400`)
     millis = _EXACT.multiply(amount, 1000).to_integral_value(decimal.ROUND_CEILING, _EXACT)
-    return _EXACT.remainder(millis, 1000) == 0
+    # Shifted, not divided: a remainder past the context's 400 digits (`1e400`) is NaN.
+    units = millis.scaleb(-3, _EXACT)
+    return units == units.to_integral_value(context=_EXACT)
 
 
 def whole_multiple(amount: Decimal, unit: Decimal) -> bool:
