@@ -6,7 +6,7 @@ import functools
 import threading
 import traceback
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cachetools
@@ -17,9 +17,10 @@ from function import errors, parse
 from function.cache import ContentCache, digest_of
 from function.codec.response import Answer
 from function.compose import health, render, status
-from function.compose.render import meta, sqs, transports
+from function.compose.render import meta, transports
 from function.models.input import Input
 from function.models.plan import Plan
+from function.models.requirement import Requirement
 from function.models.xr import Composite
 from function.resolve import actor, kube_schemas, ownership, requirements
 from function.resolve.layers import Flavors, Resolution
@@ -40,8 +41,25 @@ class Prepared:
     """What the resolve memo keeps: everything resolving an actor needs but its own spec."""
 
     settings: Input
-    wanted: list[requirements.Requirement]
-    flavors: Flavors
+    wanted: list[Requirement]
+    # None while Crossplane has not fetched every flavor yet (never kept in the memo).
+    flavors: Flavors | None
+
+
+@dataclass
+class Wanted:
+    """What a call asks Crossplane to fetch, by source, each stated once."""
+
+    # The actor's flavors: where the Input says to look, once it is read.
+    flavors: list[Requirement] = field(default_factory=list)
+    # What the actor's name and state ask for (_actors_own).
+    own: list[Requirement] = field(default_factory=list)
+    # What the transport asks for (Transport.wanted).
+    transport: list[Requirement] = field(default_factory=list)
+
+    def all(self) -> list[Requirement]:
+        """Every requirement, in an order that is the same on every call of a reconcile."""
+        return [*self.flavors, *self.own, *self.transport]
 
 
 class AppliedFlavors:
@@ -88,37 +106,26 @@ class FunctionRunner:
 
     def answer(self, req: fnv1.RunFunctionRequest) -> Answer:
         """Run the function once; never raises, never returns a gRPC error."""
-        # Known as soon as the XR is read, so every error path keeps asking for
-        # the flavors (a response without them would make Crossplane drop them).
-        wanted: list[requirements.Requirement] = []
+        wanted = Wanted()
         try:
             xr = parse.composite(req)
             observed = parse.observed_resources(req)
+            # Known as soon as the XR is read, so every error path keeps asking for
+            # the flavors (a response without them would make Crossplane drop them).
+            wanted.flavors = requirements.for_flavors(xr.flavors)
             # The actor's own: never in the memo, which actors of other names share. Asked
             # alike on every call of a reconcile (each depends only on the XR and what is
             # observed), so Crossplane's requirements loop settles after the flavors.
-            workloads = _actors_own(xr, observed)
-            wanted = [*requirements.for_flavors(xr.flavors), *workloads]
-            selectors = parse.supports_required_resources(req)
-            keys = requirements.possible_keys(xr.flavors)
-            key = memo_key(req, xr, keys, selectors) if self.memo.enabled else b""
-            prepared = self.memo.get(key)
-            if prepared is None:
-                read = parse.shared(req, keys)
-                found = actor.lookup(xr, read.settings, namespaced_selectors=selectors)
-                wanted = [*found.wanted, *workloads, *_dead_letter(read.settings, xr)]
-                fetched = read.answered(found.keys)
-                if fetched is None:
-                    return write(req, Pending(read.settings, wanted))
-                prepared = Prepared(read.settings, found.wanted, actor.flavors_of(found, fetched))
-                self.memo.put(key, prepared)
-            wanted = [*prepared.wanted, *workloads, *_dead_letter(prepared.settings, xr)]
+            wanted.own = _actors_own(xr, observed)
+            prepared = self._prepare(req, xr, wanted)
+            if prepared.flavors is None:
+                return write(req, Pending(prepared.settings, wanted.all()))
             resolution = actor.resolve_with(xr, prepared.settings, prepared.flavors)
             _refuse_namesakes(req, xr, resolution.spec.actor, prepared.settings)
             outcome = compose(req, xr, prepared.settings, wanted, resolution, observed)
             answer = write(req, outcome)
         except errors.FunctionError as exc:
-            return Answer(fatal(req, exc, wanted))
+            return Answer(fatal(req, exc, wanted.all()))
         except Exception as exc:  # noqa: BLE001  # The boundary: nothing may escape.
             # Not log.exception: its tracebacks carry the message and every frame's
             # locals, which hold the user's env values and secret names.
@@ -127,7 +134,7 @@ class FunctionRunner:
                 error=type(exc).__qualname__,
                 at=where(exc),
             )
-            return Answer(fatal(req, None, wanted))
+            return Answer(fatal(req, None, wanted.all()))
         if (applied := outcome.resolution.applied) and self.applied.changed(
             f"{xr.namespace}/{xr.name}", applied
         ):
@@ -137,6 +144,29 @@ class FunctionRunner:
                 ),
             )
         return answer
+
+    def _prepare(self, req: fnv1.RunFunctionRequest, xr: Composite, wanted: Wanted) -> Prepared:
+        """The Input and the actor's flavors, from the memo or read anew; says what they ask for.
+
+        The flavors are None while Crossplane has not fetched them all yet.
+        """
+        selectors = parse.supports_required_resources(req)
+        keys = requirements.possible_keys(xr.flavors)
+        key = memo_key(req, xr, keys, selectors) if self.memo.enabled else b""
+        prepared = self.memo.get(key)
+        if prepared is None:
+            read = parse.shared(req, keys)
+            found = actor.lookup(xr, read.settings, namespaced_selectors=selectors)
+            fetched = read.answered(found.keys)
+            flavors = None if fetched is None else actor.flavors_of(found, fetched)
+            prepared = Prepared(read.settings, found.wanted, flavors)
+            if flavors is not None:
+                self.memo.put(key, prepared)
+        wanted.flavors = prepared.wanted
+        wanted.transport = transports.TRANSPORTS[prepared.settings.transport].wanted(
+            prepared.settings, xr
+        )
+        return prepared
 
 
 def _refuse_namesakes(
@@ -183,9 +213,7 @@ def memo_key(
     )
 
 
-def _actors_own(
-    xr: Composite, observed: Mapping[str, Mapping[str, Any]]
-) -> list[requirements.Requirement]:
+def _actors_own(xr: Composite, observed: Mapping[str, Mapping[str, Any]]) -> list[Requirement]:
     """The Deployments of the actor's name and of its queue's, KEDA's HPA, and its Pods while unhealthy.
 
     The HPA is asked for whether or not the actor scales (its flavors may say either;
@@ -205,16 +233,6 @@ def _actors_own(
     return wanted
 
 
-def _dead_letter(settings: Input, xr: Composite) -> list[requirements.Requirement]:
-    """The namespace's dead-letter queue, asked for where a redrive policy would point at it."""
-    if settings.transport != "sqs" or not settings.aws.account_id:
-        return []
-    legacy, namespaced = sqs.QUEUE_API_VERSIONS
-    if xr.namespaced:
-        return [requirements.for_dead_letter_queue(namespaced, xr.namespace)]
-    return [requirements.for_dead_letter_queue(legacy, "")]
-
-
 def where(exc: BaseException) -> list[str]:
     """The frames an exception passed through, as file:line in function, without values."""
     return [
@@ -227,20 +245,22 @@ def compose(
     req: fnv1.RunFunctionRequest,
     xr: Composite,
     settings: Input,
-    wanted: list[requirements.Requirement],
+    wanted: Wanted,
     resolution: Resolution,
     observed: Mapping[str, Mapping[str, Any]],
 ) -> Composed:
-    """Render the resolved actor against what is observed, and derive its status."""
+    """Refuse what the transport cannot carry, render the resolved actor, and derive its status."""
+    fetched = {r.key: parse.fetched(req, r.key) for r in wanted.transport}
     plan = Plan(
         xr=xr,
         spec=resolution.spec,
         settings=settings,
         observed=observed,
-        dead_letter_queues=parse.fetched(req, requirements.DEAD_LETTER_KEY),
+        transport_fetched={key: found for key, found in fetched.items() if found is not None},
         pods=parse.fetched(req, requirements.PODS_KEY),
         autoscalers=parse.fetched(req, requirements.AUTOSCALER_KEY),
         origin=resolution.provenance,
     )
+    transports.of(plan).refuse(plan)
     rendered = render.render_all(plan)
-    return Composed(settings, wanted, resolution, rendered, status.derive(plan, rendered))
+    return Composed(settings, wanted.all(), resolution, rendered, status.derive(plan, rendered))

@@ -20,7 +20,8 @@ from function.codec import structs
 from function.codec.response import Answer
 from function.compose import conditions, status
 from function.models.input import Input
-from function.resolve import merge, requirements
+from function.models.requirement import Requirement
+from function.resolve import merge
 from function.resolve.layers import Resolution
 
 INTERNAL_ERROR = (
@@ -35,7 +36,7 @@ class Pending:
     """Crossplane has not fetched the flavors yet: ask for them and compose nothing."""
 
     settings: Input
-    wanted: list[requirements.Requirement]
+    wanted: list[Requirement]
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Composed:
     """Every stage succeeded: what to write into the response."""
 
     settings: Input
-    wanted: list[requirements.Requirement]
+    wanted: list[Requirement]
     resolution: Resolution
     rendered: dict[str, dict[str, Any]]
     report: status.Report
@@ -136,7 +137,7 @@ def _aspects(
         )
 
 
-def _require(rsp: fnv1.RunFunctionResponse, wanted: list[requirements.Requirement]) -> None:
+def _require(rsp: fnv1.RunFunctionResponse, wanted: list[Requirement]) -> None:
     """Declare every requirement in both the v2 and the Crossplane 1.x fields."""
     declared = rsp.requirements
     for requirement in wanted:
@@ -177,7 +178,7 @@ def _condition(
 def fatal(
     req: fnv1.RunFunctionRequest,
     exc: errors.FunctionError | None,
-    wanted: list[requirements.Requirement] | None = None,
+    wanted: list[Requirement] | None = None,
 ) -> fnv1.RunFunctionResponse:
     """Return a response carrying a Fatal result and only what earlier steps desired.
 

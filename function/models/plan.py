@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from function.models.input import Input
@@ -33,9 +33,9 @@ class Plan:
     spec: Spec  # the one source of truth for the resolved spec
     settings: Input
     observed: Mapping[str, Mapping[str, Any]]  # composition resource name → observed object
-    # The objects Crossplane fetched for the namespace's dead-letter queue (None: not
-    # asked, or not answered yet).
-    dead_letter_queues: Sequence[Mapping[str, Any]] | None = None
+    # What Crossplane fetched for the transport's own requirements (Transport.wanted), by
+    # requirement key (a key absent: not asked, or not answered yet).
+    transport_fetched: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
     # The actor's Pods, fetched while its Deployment is not fully available (None: not
     # asked, or not answered yet).
     pods: Sequence[Mapping[str, Any]] | None = None

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from function.models.input import Input
+from function.models.requirement import Requirement
 from function.models.xr import Composite
 from function.resolve import (
     layers,
@@ -29,7 +30,7 @@ class Lookup:
 
     # The namespace to look for namespace flavors in; None when they are off.
     namespace: str | None
-    wanted: list[requirements.Requirement]
+    wanted: list[Requirement]
 
     @property
     def keys(self) -> list[str]:

@@ -9,35 +9,11 @@ while its Deployment is not fully available, the actor's Pods, to say why.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from function.models import names, pod
+from function.models.requirement import Requirement
 from function.models.xr import WRAPPER_API_VERSION
-
-API_VERSION = "apiextensions.crossplane.io/v1beta1"
-KIND = "EnvironmentConfig"
-
-
-@dataclass(frozen=True)
-class Requirement:
-    """A request for one object named after a flavor."""
-
-    key: str
-    flavor: str
-    api_version: str = API_VERSION
-    kind: str = KIND
-    # Set for namespaced objects: never look across namespaces.
-    namespace: str = ""
-    # Objects selected by these labels, instead of the one named after the flavor.
-    match_labels: tuple[tuple[str, str], ...] = ()
-    # Asked of Crossplane 1.x too, which looks in every namespace: the answer is filtered.
-    anywhere_on_legacy: bool = False
-
-    @property
-    def legacy(self) -> bool:
-        """Whether Crossplane 1.x may be asked for it too (it ignores a selector's namespace)."""
-        return not self.namespace or self.anywhere_on_legacy
 
 
 def key_for(flavor: str) -> str:
@@ -74,27 +50,6 @@ def for_flavors(flavors: Sequence[str], namespace: str | None = None) -> list[Re
                 )
             )
     return wanted
-
-
-# The namespace's dead-letter queue (SQS): the Queue the platform labels as one.
-DEAD_LETTER_KEY = "dead-letter-queue"
-DEAD_LETTER_ROLE = ("asya.sh/role", "dlq")
-
-
-def for_dead_letter_queue(api_version: str, namespace: str) -> Requirement:
-    """Ask for the Queues labelled as dead-letter queues, of the API the actor's queue uses.
-
-    A cluster-scoped kind (v1 form, `namespace` empty) is asked everywhere; the
-    namespaced `.m.` kind (v2 form) in the actor's namespace.
-    """
-    return Requirement(
-        key=DEAD_LETTER_KEY,
-        flavor="",
-        api_version=api_version,
-        kind="Queue",
-        namespace=namespace,
-        match_labels=(DEAD_LETTER_ROLE,),
-    )
 
 
 # The Deployments of an actor's name in its namespace.

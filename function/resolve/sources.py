@@ -16,8 +16,8 @@ import yaml
 from function.codec import yaml_text
 from function.codec.kinds import kind_of
 from function.errors import FlavorError, WaitingForFlavorsError
+from function.models.requirement import Requirement
 from function.resolve.provenance import Layer
-from function.resolve.requirements import Requirement
 
 FLAVOR_FILE = "flavor.yaml"
 FLAVOR_LABEL = "asya.sh/flavor"

@@ -8,7 +8,7 @@ from typing import Any
 
 from function import pipeline as fn
 from function.codec import structs
-from function.resolve import requirements
+from function.compose.render import sqs
 from tests import support
 
 ACCOUNT = {"aws": {"accountId": "123456789012"}}
@@ -31,7 +31,7 @@ def answer(
     """The function's answer for support.MINIMAL_XR (actor echo in namespace team)."""
     req = support.request(copy.deepcopy(support.MINIMAL_XR), input=support.struct(settings))
     if fetched:
-        items = req.required_resources[requirements.DEAD_LETTER_KEY]
+        items = req.required_resources[sqs.DEAD_LETTER_KEY]
         for body in fetched:
             items.items.add().resource.update(body)
     if observed_queue is not None:
@@ -52,14 +52,14 @@ def status_of(rsp: Any) -> dict[str, Any]:
 
 def test_with_an_account_the_function_asks_for_the_namespaces_dead_letter_queue() -> None:
     rsp = answer(ACCOUNT)
-    selector = rsp.requirements.resources[requirements.DEAD_LETTER_KEY]
+    selector = rsp.requirements.resources[sqs.DEAD_LETTER_KEY]
     assert (selector.api_version, selector.kind, selector.namespace) == (
         "sqs.aws.upbound.io/v1beta1",
         "Queue",
         "",
     )
     assert dict(selector.match_labels.labels) == {"asya.sh/role": "dlq"}
-    assert requirements.DEAD_LETTER_KEY not in answer({}).requirements.resources
+    assert sqs.DEAD_LETTER_KEY not in answer({}).requirements.resources
 
 
 def test_until_the_dead_letter_queue_exists_there_is_no_redrive_and_it_is_said() -> None:
@@ -105,6 +105,6 @@ def test_the_v2_form_asks_for_the_namespaced_queue_in_the_actors_namespace() -> 
     xr["metadata"] = {"name": "echo", "namespace": "team"}
     req = support.request(xr, input=support.struct(ACCOUNT))
     rsp = fn.FunctionRunner().answer(req).message()
-    selector = rsp.requirements.resources[requirements.DEAD_LETTER_KEY]
+    selector = rsp.requirements.resources[sqs.DEAD_LETTER_KEY]
     assert (selector.api_version, selector.namespace) == ("sqs.aws.m.upbound.io/v1beta1", "team")
-    assert requirements.DEAD_LETTER_KEY not in rsp.requirements.extra_resources
+    assert sqs.DEAD_LETTER_KEY not in rsp.requirements.extra_resources

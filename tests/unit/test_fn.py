@@ -297,6 +297,22 @@ def test_a_render_error_returns_no_partial_desired_state() -> None:
     assert "spec" not in structs.plain(rsp.desired.composite.resource)
 
 
+def test_the_transport_refuses_before_anything_is_rendered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A queue name SQS cannot take is refused before a renderer runs: none may raise mid-render.
+    def never(plan: Any) -> Any:
+        raise AssertionError("rendered an actor the transport refuses")
+
+    monkeypatch.setattr(fn.render, "render_all", never)
+    xr = support.MINIMAL_XR | {
+        "metadata": {"name": "x", "labels": {"crossplane.io/claim-namespace": "n" * 30}},
+        "spec": support.MINIMAL_XR["spec"] | {"actor": "a" * 63},
+    }
+    [message] = support.fatal_messages(run(support.request(xr, input=support.struct({}))))
+    assert "SQS allows 80" in message
+
+
 def test_observed_metadata_never_reaches_the_desired_xr() -> None:
     xr = support.MINIMAL_XR | {
         "metadata": support.MINIMAL_XR["metadata"]

@@ -14,6 +14,8 @@ from function.compose.render import meta
 from function.compose.render.transport import Credentials, QueueState
 from function.models.input import Input
 from function.models.plan import Plan
+from function.models.requirement import Requirement
+from function.models.xr import Composite
 
 TOPIC = "pubsub-topic"
 SUBSCRIPTION = "pubsub-subscription"
@@ -48,6 +50,13 @@ class PubSub:
             },
             {"project": settings.project, **for_provider},
         )
+
+    def wanted(self, settings: Input, xr: Composite) -> list[Requirement]:
+        """Nothing: Google Pub/Sub needs nothing fetched."""
+        return []
+
+    def refuse(self, plan: Plan) -> None:
+        """Nothing: every queue name the actor's spec allows is one Google Pub/Sub takes."""
 
     def resources(self, plan: Plan) -> dict[str, dict[str, Any]]:
         """The Topic, and the Subscription that selects it by controller reference."""

@@ -12,12 +12,21 @@ from function.compose.render import meta
 from function.compose.render.transport import Credentials, QueueState
 from function.models.input import Input
 from function.models.plan import Plan
+from function.models.requirement import Requirement
+from function.models.xr import Composite
 
 
 class RabbitMQ:
     """A RabbitMQ broker the platform runs; the sidecar declares and binds the queue over AMQP."""
 
     name = "rabbitmq"
+
+    def wanted(self, settings: Input, xr: Composite) -> list[Requirement]:
+        """Nothing: RabbitMQ needs nothing fetched."""
+        return []
+
+    def refuse(self, plan: Plan) -> None:
+        """Nothing: every queue name the actor's spec allows is one RabbitMQ takes."""
 
     def resources(self, plan: Plan) -> dict[str, dict[str, Any]]:
         """Nothing: the queue is declared by the sidecar when it starts."""

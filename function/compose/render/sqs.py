@@ -14,7 +14,9 @@ from function.errors import InputError, SpecError
 from function.models import pod
 from function.models.input import Input
 from function.models.plan import Plan
+from function.models.requirement import Requirement
 from function.models.scaling import QUEUE_TRIGGER
+from function.models.xr import Composite
 
 QUEUE = "sqs-queue"
 # SQS queue names: at most 80 characters of letters, digits, hyphens and underscores.
@@ -22,33 +24,9 @@ MAX_QUEUE_NAME = 80
 QUEUE_URL_ENV = "ASYA_QUEUE_URL"
 # The Queue's API: cluster-scoped (v1 form), namespaced `.m.` (v2 form).
 QUEUE_API_VERSIONS = ("sqs.aws.upbound.io/v1beta1", "sqs.aws.m.upbound.io/v1beta1")
-
-
-def queue_name(plan: Plan) -> str:
-    """Return `asya-<namespace>-<actor>`.
-
-    Raises:
-        SpecError: when the name is a namespace's dead-letter queue's.
-        InputError: when the name is longer than SQS allows.
-    """
-    name = meta.queue_name(plan)
-    # asya-<namespace>-dlq is a namespace's dead-letter queue, where its actors' failed
-    # messages go: always `dlq`'s here; `b-dlq`'s in namespace `a` once Crossplane has
-    # fetched namespace `a-b`'s dead-letter queue by that name (a name ending in -dlq
-    # is no other namespace's until one is seen).
-    if name == dead_letter_name(plan) or _a_dead_letter_queue(plan, name):
-        owner = name.removeprefix(f"{meta.QUEUE_PREFIX}-").removesuffix(DEAD_LETTER_SUFFIX)
-        raise SpecError(
-            f"invalid actor spec: actor: the queue {name} is the dead-letter queue of namespace "
-            f"{owner}, where its actors' failed messages go; choose another spec.actor",
-            path="actor",
-        )
-    if len(name) > MAX_QUEUE_NAME:
-        raise InputError(
-            f"cannot name the queue: {name!r} is {len(name)} characters, SQS allows {MAX_QUEUE_NAME}; "
-            "shorten the actor or namespace name"
-        )
-    return name
+# The namespace's dead-letter queue: the Queue the platform labels as one.
+DEAD_LETTER_KEY = "dead-letter-queue"
+DEAD_LETTER_ROLE = ("asya.sh/role", "dlq")
 
 
 def queue_url(plan: Plan) -> str:
@@ -75,7 +53,7 @@ def _named(body: Any) -> tuple[Any, Any]:
 
 def _a_dead_letter_queue(plan: Plan, name: str) -> bool:
     """Whether a dead-letter queue Crossplane fetched bears this name."""
-    return any(name in _named(body) for body in plan.dead_letter_queues or ())
+    return any(name in _named(body) for body in plan.transport_fetched.get(DEAD_LETTER_KEY, ()))
 
 
 def dead_letter_arn(plan: Plan) -> str:
@@ -88,7 +66,7 @@ def dead_letter_arn(plan: Plan) -> str:
     if not plan.settings.aws.account_id:
         return ""
     name = dead_letter_name(plan)
-    for body in plan.dead_letter_queues or ():
+    for body in plan.transport_fetched.get(DEAD_LETTER_KEY, ()):
         if name in _named(body) and (arn := observed.at_provider(body, "arn")):
             return arn
     kept = observed.dig(plan.observed.get(QUEUE), "spec", "forProvider", "redrivePolicy")
@@ -144,11 +122,57 @@ class SQS:
 
     name = "sqs"
 
+    def wanted(self, settings: Input, xr: Composite) -> list[Requirement]:
+        """The Queues labelled as dead-letter queues, where a redrive policy would point at one.
+
+        Of the API the actor's queue uses: the cluster-scoped kind (v1 form) asked
+        everywhere, the namespaced `.m.` kind (v2 form) in the actor's namespace.
+        """
+        if not settings.aws.account_id:
+            return []
+        legacy, namespaced = QUEUE_API_VERSIONS
+        return [
+            Requirement(
+                key=DEAD_LETTER_KEY,
+                flavor="",
+                api_version=namespaced if xr.namespaced else legacy,
+                kind="Queue",
+                namespace=xr.namespace if xr.namespaced else "",
+                match_labels=(DEAD_LETTER_ROLE,),
+            )
+        ]
+
+    def refuse(self, plan: Plan) -> None:
+        """Refuse a queue name that is a namespace's dead-letter queue's, or longer than SQS allows.
+
+        Raises:
+            SpecError: when the name is a namespace's dead-letter queue's.
+            InputError: when the name is longer than SQS allows.
+        """
+        name = meta.queue_name(plan)
+        # asya-<namespace>-dlq is a namespace's dead-letter queue, where its actors' failed
+        # messages go: always `dlq`'s here; `b-dlq`'s in namespace `a` once Crossplane has
+        # fetched namespace `a-b`'s dead-letter queue by that name (a name ending in -dlq
+        # is no other namespace's until one is seen).
+        if name == dead_letter_name(plan) or _a_dead_letter_queue(plan, name):
+            owner = name.removeprefix(f"{meta.QUEUE_PREFIX}-").removesuffix(DEAD_LETTER_SUFFIX)
+            raise SpecError(
+                f"invalid actor spec: actor: the queue {name} is the dead-letter queue of "
+                f"namespace {owner}, where its actors' failed messages go; choose another "
+                "spec.actor",
+                path="actor",
+            )
+        if len(name) > MAX_QUEUE_NAME:
+            raise InputError(
+                f"cannot name the queue: {name!r} is {len(name)} characters, SQS allows "
+                f"{MAX_QUEUE_NAME}; shorten the actor or namespace name"
+            )
+
     def resources(self, plan: Plan) -> dict[str, dict[str, Any]]:
         """The SQS Queue managed resource."""
         aws, sqs = plan.settings.aws, plan.settings.sqs
         for_provider: dict[str, Any] = {
-            "name": queue_name(plan),
+            "name": meta.queue_name(plan),
             "region": aws.region,
             "visibilityTimeoutSeconds": sqs.visibility_timeout_seconds,
             "messageRetentionSeconds": sqs.message_retention_seconds,

@@ -11,6 +11,8 @@ from typing import Any, Protocol
 
 from function.models.input import Input
 from function.models.plan import Plan
+from function.models.requirement import Requirement
+from function.models.xr import Composite
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,16 @@ class Transport(Protocol):
     """One transport's part of an actor."""
 
     name: str
+
+    def wanted(self, settings: Input, xr: Composite) -> list[Requirement]:
+        """What the transport asks Crossplane to fetch for an actor (Plan.transport_fetched)."""
+
+    def refuse(self, plan: Plan) -> None:
+        """Refuse an actor the transport cannot carry, before anything is rendered.
+
+        Raises:
+            FunctionError: naming what to change.
+        """
 
     def resources(self, plan: Plan) -> dict[str, dict[str, Any]]:
         """The composed resources the transport adds (composition resource name → body)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.compose.render import meta
+from function.compose.render import meta, sqs
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.plan import Plan
@@ -49,7 +49,9 @@ def plan(
         spec=resolution.spec,
         settings=fn_input.parse(settings or {}),
         observed=observed or {},
-        dead_letter_queues=dead_letter_queues,
+        transport_fetched=(
+            {} if dead_letter_queues is None else {sqs.DEAD_LETTER_KEY: dead_letter_queues}
+        ),
         pods=pods,
         autoscalers=autoscalers,
         origin=resolution.provenance,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from function.compose import render
-from function.compose.render import containers, meta
+from function.compose.render import containers, meta, transports
 from function.errors import InputError, SpecError
 from function.models import input as fn_input
 from function.models import pod as pod_model
@@ -182,7 +182,7 @@ def test_no_redrive_policy_without_an_account() -> None:
 
 def test_a_queue_name_longer_than_sqs_allows_is_a_clear_error() -> None:
     with pytest.raises(InputError, match="SQS allows 80"):
-        render.render_all(plan({"actor": "a" * 63}, namespace="n" * 20))
+        transports.SQS().refuse(plan({"actor": "a" * 63}, namespace="n" * 20))
 
 
 def dead_letter_queue(name: str) -> dict[str, Any]:
@@ -204,13 +204,18 @@ def test_an_actor_whose_queue_is_a_dead_letter_queue_is_refused(
 ) -> None:
     # Its queue would be asya-<owner>-dlq: the one the owner's failed messages go to.
     with pytest.raises(SpecError) as refused:
-        render.render_all(plan({"actor": actor}, namespace=namespace, dead_letter_queues=fetched))
+        transports.SQS().refuse(
+            plan({"actor": actor}, namespace=namespace, dead_letter_queues=fetched)
+        )
     assert str(refused.value).startswith(
         f"invalid actor spec: actor: the queue asya-{namespace}-{actor} is the dead-letter "
         f"queue of namespace {owner}"
     )
     assert refused.value.path == "actor"
-    assert render.render_all(plan({"actor": actor}, settings={"transport": "rabbitmq"}))
+    # RabbitMQ has no namespace dead-letter queue to collide with.
+    rabbitmq = plan({"actor": actor}, namespace=namespace, settings={"transport": "rabbitmq"})
+    transports.RabbitMQ().refuse(rabbitmq)
+    assert render.render_all(rabbitmq)
 
 
 def test_state_proxy_adds_connectors_mounts_and_the_mounts_env() -> None:
@@ -564,4 +569,6 @@ def test_an_actors_sidecar_image_overrides_a_pinned_one(
 def test_an_actor_named_after_dead_letters_is_no_dead_letter_queue_of_its_own() -> None:
     # orders-dlq in team names the queue asya-team-orders-dlq: only a fetched dead-letter
     # queue of that name (namespace team-orders's) makes it one.
-    assert render.render_all(plan({"actor": "orders-dlq"}, dead_letter_queues=[]))
+    orders_dlq = plan({"actor": "orders-dlq"}, dead_letter_queues=[])
+    transports.SQS().refuse(orders_dlq)
+    assert render.render_all(orders_dlq)
