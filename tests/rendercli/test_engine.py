@@ -12,7 +12,7 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
-from function.cli.render import engine, files, legacy, release
+from function.cli.render import composed, engine, files, legacy, reconcile, release
 from function.cli.render.errors import RenderError
 from function.cli.render.pipeline import Outcome
 from tests.rendercli.scripted import Scripted
@@ -57,7 +57,7 @@ CHILD_NAMES = [
 
 @pytest.mark.parametrize("case", CHILD_NAMES, ids=[c.reason for c in CHILD_NAMES])
 def test_child_names_are_derived_as_crossplane_derives_them(case: ChildNameCase) -> None:
-    assert engine.child_name(case.parent, "75e4a668-035f-4ce8-8c45-f4d3ac850155", case.child) == (
+    assert composed.child_name(case.parent, "75e4a668-035f-4ce8-8c45-f4d3ac850155", case.child) == (
         case.want
     )
 
@@ -76,11 +76,11 @@ def test_an_xr_without_a_uid_gets_the_engines_sha1_uuid() -> None:
     digest = bytearray(hashlib.sha1(bytes(16) + key).digest()[:16])  # noqa: S324
     digest[6] = (digest[6] & 0x0F) | 0x50
     digest[8] = (digest[8] & 0x3F) | 0x80
-    assert engine.deterministic_uid(xr) == str(uuid.UUID(bytes=bytes(digest)))
+    assert reconcile.deterministic_uid(xr) == str(uuid.UUID(bytes=bytes(digest)))
     core = files.Document(
         "xr.yaml", {"apiVersion": "v1", "kind": "XThing", "metadata": {"name": "a"}}
     )
-    assert engine.group_version_kind(core.api_version, core.kind) == "/v1, Kind=XThing"
+    assert reconcile.group_version_kind(core.api_version, core.kind) == "/v1, Kind=XThing"
 
 
 @dataclass(frozen=True)
@@ -207,8 +207,8 @@ def test_composed_resources_are_named_from_the_owner_uid(
 ) -> None:
     _, target = scripted
     waiting, ready = documents(render(tmp_path, target, "emit"))[1:3]
-    assert waiting["metadata"]["name"] == engine.child_name("thing-abc-", UID, "a-waiting")
-    assert ready["metadata"]["name"] == engine.child_name("thing-abc-", UID, "b-ready")
+    assert waiting["metadata"]["name"] == composed.child_name("thing-abc-", UID, "a-waiting")
+    assert ready["metadata"]["name"] == composed.child_name("thing-abc-", UID, "b-ready")
     assert waiting["metadata"]["generateName"] == "thing-abc-"
     assert waiting["metadata"]["ownerReferences"][0]["uid"] == UID
 
@@ -220,9 +220,9 @@ def test_without_a_uid_the_owner_carries_the_deterministic_one(
     function, target = scripted
     xr = "apiVersion: example.org/v1\nkind: XThing\nmetadata: {name: thing-abc}\nspec: {size: 1}\n"
     waiting = documents(render(tmp_path, target, "emit", xr=xr))[1]
-    uid = engine.deterministic_uid(files.load_text(xr, "xr.yaml")[0])
+    uid = reconcile.deterministic_uid(files.load_text(xr, "xr.yaml")[0])
     assert waiting["metadata"]["ownerReferences"][0]["uid"] == uid
-    assert waiting["metadata"]["name"] == engine.child_name("thing-abc-", uid, "a-waiting")
+    assert waiting["metadata"]["name"] == composed.child_name("thing-abc-", uid, "a-waiting")
     # Twice the same bytes.
     assert (
         render(tmp_path, target, "emit", xr=xr).stdout

@@ -10,9 +10,18 @@ import click
 import grpc
 from crossplane.function import logging
 
-from function.cli.render import engine, flags, legacy, output, pipeline, runtimes
+from function.cli.render import (
+    composed,
+    engine,
+    flags,
+    legacy,
+    output,
+    pipeline,
+    runtimes,
+)
 from function.cli.render.errors import PipelineFatalError, RenderError
 from function.cli.render.inputs import RenderInputs, check_composition, observed_state, read
+from function.cli.render.reconcile import Reconcile
 
 
 async def render_documents(
@@ -28,19 +37,19 @@ async def render_documents(
     try:
         reconcile, outcome = await _run_pipeline(inputs)
         if reconcile is not None:
-            composed = engine.composed(reconcile, outcome, inputs.observed)
+            applied = composed.resources(reconcile, outcome, inputs.observed)
             results = engine.results(reconcile, outcome)
         else:
-            composed = legacy.composed(xr, outcome, inputs.observed)
+            applied = legacy.composed(xr, outcome, inputs.observed)
             results = legacy.results(outcome)
     except RenderError as exc:
         # Only what the CLI's Render step does carries its prefix.
         raise RenderError(f"cannot render composite resource: {exc}") from None
     if reconcile is not None:
-        documents = [engine.composite(reconcile, xr, outcome, composed, full=include_full_xr)]
+        documents = [engine.composite(reconcile, xr, outcome, applied, full=include_full_xr)]
     else:
         documents = [legacy.composite(xr, outcome, full=include_full_xr)]
-    documents += composed
+    documents += applied
     if include_results:
         documents += results
     if include_context:
@@ -48,7 +57,9 @@ async def render_documents(
     return documents, outcome
 
 
-async def _run_pipeline(inputs: RenderInputs) -> tuple[engine.Reconcile | None, pipeline.Outcome]:
+async def _run_pipeline(
+    inputs: RenderInputs,
+) -> tuple[Reconcile | None, pipeline.Outcome]:
     """Start the functions and run the pipeline, inside the reconcile for v2.3+."""
     spec = inputs.composition.body.get("spec") or {}
     # v2.3+ runs the reconciler, which hands the functions the XR as it holds it.
