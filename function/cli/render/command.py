@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -217,13 +219,8 @@ def render(
     """
     # stdout carries the YAML stream only; the in-process function must not log there.
     logging.configure(level=logging.Level.DISABLED)
-    ignored = [name.replace("_", "-") for name, value in docker_only.items() if value is not None]
-    if ignored:
-        click.echo(
-            f"function-asya: note: --{', --'.join(ignored)} only matter(s) to Docker: ignored",
-            err=True,
-        )
-    try:
+    _note_ignored(docker_only)
+    with _boundary():
         inputs = read(
             composite_resource,
             composition_file,
@@ -247,14 +244,31 @@ def render(
                 include_context=include_context,
             )
         )
+    click.echo(output.dump(documents), nl=False)
+
+
+def _note_ignored(docker_only: dict[str, str | None]) -> None:
+    """Say which of the flags given only matter to Docker, which is not used."""
+    ignored = [name.replace("_", "-") for name, value in docker_only.items() if value is not None]
+    if ignored:
+        click.echo(
+            f"function-asya: note: --{', --'.join(ignored)} only matter(s) to Docker: ignored",
+            err=True,
+        )
+
+
+@contextlib.contextmanager
+def _boundary() -> Iterator[None]:
+    """The command's boundary: an error is one line on stderr and exit code 1, never a traceback."""
+    try:
+        yield
     except RenderError as exc:
         click.echo(f"function-asya: error: {exc}", err=True)
         sys.exit(1)
-    except Exception as exc:  # noqa: BLE001  # The command's boundary: never a traceback.
+    except Exception as exc:  # noqa: BLE001  # never a traceback
         click.echo(
             f"function-asya: error: internal error ({type(exc).__name__}: {exc}); "
             "please report it with the files that caused it",
             err=True,
         )
         sys.exit(1)
-    click.echo(output.dump(documents), nl=False)
