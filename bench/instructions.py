@@ -41,7 +41,7 @@ def serve_calls(calls: int, *, heavy: bool, root: str | None) -> None:
     from crossplane.function import logging
 
     from bench import request as bench_request
-    from function import pipeline as fn
+    from function import runner as fn
     from function.serving import answers as serving
     from function.serving import request
 

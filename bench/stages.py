@@ -22,9 +22,9 @@ from crossplane.function import logging
 
 from bench import request as bench_request
 from function import parse
-from function import pipeline as fn
+from function import runner as fn
 from function.codec import structs
-from function.compose import render, status
+from function.compose import renderers, status
 from function.resolve import actor
 from function.serving import answers as serving
 from function.serving import question, request
@@ -36,7 +36,7 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
     (parse, "composite", "observed XR -> dict"),
     (fn, "memo_key", "resolve memo's key"),
     (actor, "resolve_with", "resolve: layer, validate"),
-    (render, "render_all", "render 5 resources"),
+    (renderers, "render_all", "render 5 resources"),
     (status, "derive", "status"),
     (fn, "write", "write, without the Struct writes"),
     (structs, "encode", "write Structs (desired XR + 5 resources)"),

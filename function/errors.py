@@ -1,4 +1,4 @@
-"""Typed errors raised by the stages; the pipeline (function/pipeline.py) turns them into results once."""
+"""Typed errors raised by the stages; the runner (function/runner.py) turns them into results once."""
 
 
 class FunctionError(Exception):

@@ -10,7 +10,7 @@ from typing import Any
 import click
 from crossplane.function import logging
 
-from function import pipeline
+from function import runner
 from function.serving import answers, server
 
 
@@ -103,7 +103,7 @@ def serve(
         cache_mb=cache_size,
     )
     try:
-        asyncio.run(server.serve(pipeline.FunctionRunner(), options))
+        asyncio.run(server.serve(runner.FunctionRunner(), options))
     except (server.StartupError, LookupError) as exc:  # LookupError: Kubernetes' schemas
         click.echo(f"function-asya: cannot start: {exc}", err=True)
         sys.exit(1)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from function.compose import observed
-from function.compose.render import meta
+from function.compose.renderers import meta
 from function.models import quantity
 from function.models.scaling import KEDA_ANNOTATION_PREFIX
 

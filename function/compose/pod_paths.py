@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from function.compose import observed
-from function.compose.render import containers
+from function.compose.renderers import containers
 from function.models import pod
 from function.models.plan import Plan
 

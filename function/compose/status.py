@@ -8,8 +8,8 @@ from enum import StrEnum
 from typing import Any
 
 from function.compose import conditions, health, keda, observed, pod_paths
-from function.compose.render import meta, transports
-from function.compose.render.transport import QueueState
+from function.compose.renderers import meta, transports
+from function.compose.renderers.transport import QueueState
 from function.models.plan import Plan
 
 

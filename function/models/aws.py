@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from function.models.settings import ObjectName, Settings, object_name
+from function.models.input_base import ObjectName, Settings, object_name
 
 # One pattern each, for the validator's message and the Input CRD's schema alike.
 REGION = r"^[a-z]{2}(-[a-z]+)+-\d+$"

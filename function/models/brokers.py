@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from function.models.settings import KeyName, ObjectName, OptionalObjectName, Settings
+from function.models.input_base import KeyName, ObjectName, OptionalObjectName, Settings
 
 # GCP's rule for a project id: 6-30 lowercase letters, digits and hyphens, starting
 # with a letter and not ending with a hyphen (empty: not set).

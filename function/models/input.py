@@ -17,8 +17,7 @@ from function.errors import InputError
 from function.models import messages, pod
 from function.models.aws import AWS, IAM_ROLE_ARN, IRSA, SQS
 from function.models.brokers import PubSub, RabbitMQ
-from function.models.security import RESTRICTED_VOLUMES, PodSecurityLevel, VolumeKind
-from function.models.settings import (
+from function.models.input_base import (
     AbsolutePath,
     Image,
     KeyName,
@@ -26,6 +25,7 @@ from function.models.settings import (
     OptionalObjectName,
     Settings,
 )
+from function.models.security import RESTRICTED_VOLUMES, PodSecurityLevel, VolumeKind
 
 API_VERSION: Final = "asya.fn.crossplane.io/v1beta1"
 # A duration as the PodMonitor CRD takes it.
@@ -257,7 +257,7 @@ def describe(exc: ValidationError) -> str:
     parts = []
     for error in exc.errors(include_url=False):
         path = ".".join(str(p) for p in error["loc"])
-        message = messages.said(error)
+        message = messages.in_words(error)
         # Checks across sections name their own paths.
         parts.append(f"{path}: {message}" if path else message)
     return "; ".join(parts)

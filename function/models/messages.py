@@ -7,7 +7,7 @@ from pydantic_core import ErrorDetails
 from function.models import names
 
 
-def said(error: ErrorDetails) -> str:
+def in_words(error: ErrorDetails) -> str:
     """A pydantic error's message: validators' own words, the naming rules' in words too."""
     if error["type"] == "extra_forbidden":
         return "unknown field"

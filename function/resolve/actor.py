@@ -14,12 +14,12 @@ from function.models.input import Input
 from function.models.requirement import Requirement
 from function.models.xr import Composite
 from function.resolve import (
+    keda_checks,
     layers,
     pod_security,
     requirements,
-    scaling_rules,
     sources,
-    timeouts,
+    timeout_checks,
     validate,
 )
 
@@ -58,7 +58,7 @@ def flavors_of(found: Lookup, fetched: Mapping[str, list[dict[str, Any]]]) -> la
     Raises:
         FunctionError: for a flavor missing, or defined twice, or unreadable.
     """
-    return layers.on_their_own(sources.collect(found.wanted, fetched, found.namespace))
+    return layers.merge_flavors(sources.collect(found.wanted, fetched, found.namespace))
 
 
 def resolve_actor(
@@ -84,9 +84,9 @@ def resolve_with(xr: Composite, settings: Input, flavors: layers.Flavors) -> lay
     resolution = layers.resolve_with(xr, flavors)
     pod_security.check(settings, resolution.provenance)
     validate.check(resolution.spec, settings, resolution.provenance)
-    scaling_rules.check(resolution.spec, resolution.provenance)
-    contradicting = timeouts.contradictions(resolution, settings)
-    unrequested = scaling_rules.warnings(resolution.spec, resolution.provenance)
+    keda_checks.check(resolution.spec, resolution.provenance)
+    contradicting = timeout_checks.contradictions(resolution, settings)
+    unrequested = keda_checks.warnings(resolution.spec, resolution.provenance)
     if contradicting or unrequested:
         return replace(
             resolution,

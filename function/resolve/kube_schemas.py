@@ -24,7 +24,7 @@ import jsonschema_rs
 
 from function.codec.kinds import kind_of
 from function.models import quantity
-from function.resolve import kube_rules
+from function.resolve import api_server_checks
 from function.resolve.provenance import Provenance
 
 SCHEMAS = ("kubernetes_validate", "kubernetes-json-schema/v1.37.0-local-strict/_definitions.json")
@@ -154,15 +154,15 @@ def validator() -> jsonschema_rs.Draft202012Validator:
     """The compiled validator of every part (compiled once, when first needed).
 
     Quantities are held to what the API server can parse (`1Gb` is no quantity), and
-    each type to what the API server checks beyond its schema (kube_rules).
+    each type to what the API server checks beyond its schema (api_server_checks).
     """
     defined = {kind: _items_are_maps(schema) for kind, schema in definitions().items()}
     defined[QUANTITY] = QUANTITY_SCHEMA
-    for kind, absent in kube_rules.OPTIONAL.items():
+    for kind, absent in api_server_checks.OPTIONAL.items():
         schema = defined[CORE + kind]
         required = [name for name in schema.get("required", []) if name not in absent]
         defined[CORE + kind] = {**schema, "required": required}
-    for kind, (rule, _) in kube_rules.RULES.items():
+    for kind, (rule, _) in api_server_checks.RULES.items():
         defined[CORE + kind] = {"allOf": [defined[CORE + kind], rule]}
     return jsonschema_rs.Draft202012Validator(
         {"$defs": defined, **parts_schema()},
@@ -206,7 +206,7 @@ def check(origin: Provenance) -> None:
     message = f"{error.message} (as Kubernetes' {kind})"
     if error.instance is None and list(error.schema_path)[-2:] == ["items", "type"]:
         message = NULL_ITEM_SAID
-    elif (rule := kube_rules.said(list(error.schema_path), CORE)) is not None:
+    elif (rule := api_server_checks.row_that_refused(list(error.schema_path), CORE)) is not None:
         message = f"must be {rule[1]} (as Kubernetes' {rule[0]})"
     elif QUANTITY in error.schema_path:
         wrong = "not" if isinstance(error.instance, str) else f"{kind_of(error.instance)} is not"

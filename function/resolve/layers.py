@@ -35,7 +35,7 @@ class Resolution:
     warnings: tuple[str, ...] = field(default=())
     # Timeouts that contradict the actor's (resolve.timeouts), said as warnings too.
     timeout_warnings: tuple[str, ...] = field(default=())
-    # What KEDA may refuse, and settings it leaves out (resolve.scaling_rules).
+    # What KEDA may refuse, and settings it leaves out (resolve.keda_checks).
     scaling_warnings: tuple[str, ...] = field(default=())
 
 
@@ -80,7 +80,7 @@ class Flavors:
     too_deep: str = ""
 
 
-def on_their_own(fetched: Sequence[Flavor]) -> Flavors:
+def merge_flavors(fetched: Sequence[Flavor]) -> Flavors:
     """Merge and check the flavors without the actor.
 
     Merging without the actor gives what merging with it would whenever no two
@@ -117,7 +117,7 @@ def resolve(xr: Composite, fetched: Sequence[Flavor]) -> Resolution:
             that set the value.
         SpecError: when the actor's own spec is invalid, naming the path.
     """
-    return resolve_with(xr, on_their_own(fetched))
+    return resolve_with(xr, merge_flavors(fetched))
 
 
 def resolve_with(xr: Composite, flavors: Flavors) -> Resolution:
@@ -136,7 +136,7 @@ def resolve_with(xr: Composite, flavors: Flavors) -> Resolution:
     if flavors.merged is None:
         data = merge.layered(spec_model.DEFAULTS, flavors.layers, actor, flavors.labels)
     else:
-        data = merge.laid_over(flavors.merged, actor)
+        data = merge.actor_over(flavors.merged, actor)
     _with_state_proxy_defaults(data)
     identity: dict[str, Any] = {k: xr.spec[k] for k in ("actor", "flavors") if k in xr.spec}
     data |= identity

@@ -19,8 +19,15 @@ from deepmerge.strategy.core import STRATEGY_END
 
 from function.codec.kinds import kind_of
 from function.errors import MergeConflictError
+from function.resolve.merge_rules import (
+    append_new,
+    comparable,
+    identity_of,
+    list_rule,
+    positions,
+    same,
+)
 from function.resolve.paths import Item, contains, dotted, shape
-from function.resolve.rules import append_new, comparable, identity_of, list_rule, positions, same
 
 
 def clone(value: Any) -> Any:
@@ -238,7 +245,7 @@ def layered(
 
 
 def frozen(data: dict[str, Any]) -> bytes:
-    """Data many calls share, as bytes that none of them can write into (`laid_over` reads them).
+    """Data many calls share, as bytes that none of them can write into (`actor_over` reads them).
 
     marshal's version 2 writes no references: a map or list found in two places
     comes back as two.
@@ -246,7 +253,7 @@ def frozen(data: dict[str, Any]) -> bytes:
     return marshal.dumps(data, 2)
 
 
-def laid_over(below: bytes, actor: dict[str, Any]) -> dict[str, Any]:
+def actor_over(below: bytes, actor: dict[str, Any]) -> dict[str, Any]:
     """An actor's spec over the defaults and its flavors, merged without it (they did not clash).
 
     `below` is `frozen`: each call reads a copy of its own for deepmerge to write

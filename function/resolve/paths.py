@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from function.resolve.rules import identity_of, list_rule, same
+from function.resolve.merge_rules import identity_of, list_rule, same
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,7 @@ class Provenance:
             [
                 (
                     _entry(error["loc"]),
-                    messages.said(error),
+                    messages.in_words(error),
                     error["type"] == "missing",
                     (),
                 )

@@ -59,13 +59,13 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
         except FlavorError as exc:
             problems.append(exc)
     if problems:
-        raise _together(problems)
+        raise _one_error(problems)
     # Only then: the rules above say what is wrong in the pod's own words, and a part
     # they refuse (a mount without a path) would be refused here a second time.
     kube_schemas.check(origin)
 
 
-def _together(problems: Sequence[FlavorError]) -> FlavorError:
+def _one_error(problems: Sequence[FlavorError]) -> FlavorError:
     """One error for several: the first's kind (a flavor's, if any is), every message."""
     if len(problems) == 1:
         return problems[0]

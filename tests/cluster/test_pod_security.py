@@ -18,7 +18,7 @@ from google.protobuf import json_format
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from function import pipeline as fn
+from function import runner as fn
 from function.compose.observed import is_wrapped
 from function.models import pod, security
 from function.models.security import VOLUME_KINDS

@@ -19,7 +19,7 @@ import yaml
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import cache
-from function import pipeline as fn
+from function import runner as fn
 from function.cli.render.pipeline import Outcome
 from function.codec import structs
 from function.compose.observed import is_wrapped

@@ -10,9 +10,9 @@ from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
-from function import pipeline as fn
 from function import respond
-from function.compose import render
+from function import runner as fn
+from function.compose import renderers
 from tests import support
 
 pytestmark = pytest.mark.slow
@@ -79,7 +79,7 @@ def test_an_unexpected_error_is_logged_without_values(
         token = plan.spec.env[0].value  # a local holding a secret, as a real bug would have
         raise KeyError(token)
 
-    monkeypatch.setattr(render, "render_all", broken)
+    monkeypatch.setattr(renderers, "render_all", broken)
     logging.configure(level=level)
     req = support.request(actor_with_secrets())
     rsp = fn.FunctionRunner().answer(req).message()

@@ -6,9 +6,9 @@ import copy
 import json
 from typing import Any
 
-from function import pipeline as fn
+from function import runner as fn
 from function.codec import structs
-from function.compose.render import sqs
+from function.compose.renderers import sqs
 from tests import support
 
 ACCOUNT = {"aws": {"accountId": "123456789012"}}

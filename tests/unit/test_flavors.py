@@ -35,7 +35,7 @@ def resolve(spec: dict[str, Any], *fetched: sources.Flavor) -> layers.Resolution
     return actor.resolve_with(
         composite(**spec, flavors=names) if names else composite(**spec),
         fn_input.parse({}),
-        layers.on_their_own(list(fetched)),
+        layers.merge_flavors(list(fetched)),
     )
 
 
@@ -490,7 +490,7 @@ def test_an_actor_writing_into_its_resolved_spec_leaves_the_next_actors_flavors_
         "gpu",
         {"env": [{"name": "CUDA", "value": "1"}], "resources": {"limits": {"cpu": "2"}}},
     )
-    merged = layers.on_their_own([gpu])
+    merged = layers.merge_flavors([gpu])
     assert isinstance(merged.merged, bytes)
     first = layers.resolve_with(composite(flavors=["gpu"]), merged)
     expected = copy.deepcopy(first.data)

@@ -10,7 +10,7 @@ from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import parse, respond
-from function import pipeline as fn
+from function import runner as fn
 from function.codec import structs
 from function.resolve import requirements
 from tests import support
@@ -304,7 +304,7 @@ def test_the_transport_refuses_before_anything_is_rendered(
     def never(plan: Any) -> Any:
         raise AssertionError("rendered an actor the transport refuses")
 
-    monkeypatch.setattr(fn.render, "render_all", never)
+    monkeypatch.setattr(fn.renderers, "render_all", never)
     xr = support.MINIMAL_XR | {
         "metadata": {"name": "x", "labels": {"crossplane.io/claim-namespace": "n" * 30}},
         "spec": support.MINIMAL_XR["spec"] | {"actor": "a" * 63},

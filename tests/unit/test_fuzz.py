@@ -8,8 +8,8 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from function import pipeline as fn
 from function import respond
+from function import runner as fn
 from function.codec import kinds
 from tests import support
 

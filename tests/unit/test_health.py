@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from function import pipeline as fn
+from function import runner as fn
 from function.codec import structs
-from function.compose import conditions, health, render, status
+from function.compose import conditions, health, renderers, status
 from function.resolve import requirements
 from tests import schemas, support
 from tests.golden.cases import TROUBLES
@@ -96,7 +96,7 @@ def unavailable(ready: int = 0, replicas: int = 1) -> dict[str, dict[str, Any]]:
 
 def derive(**kwargs: Any) -> status.Report:
     actor = plan(observed=kwargs.pop("observed", None) or unavailable(), **kwargs)
-    return status.derive(actor, render.render_all(actor))
+    return status.derive(actor, renderers.render_all(actor))
 
 
 def workload(report: status.Report) -> dict[str, Any]:

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from function import pipeline as fn
-from function.compose import render, status
-from function.compose.render import meta
+from function import runner as fn
+from function.compose import renderers, status
+from function.compose.renderers import meta
 from function.resolve import requirements
 from tests import schemas, support
 from tests.unit.render.plans import plan, stage
@@ -62,7 +62,7 @@ def report(conditions: list[dict[str, Any]], *, deployment_ready: bool = True) -
         manifest = observed["deployment"]["status"]["atProvider"]["manifest"]
         manifest["status"]["conditions"][0]["status"] = "False"
     actor = plan(observed=observed)
-    return status.derive(actor, render.render_all(actor))
+    return status.derive(actor, renderers.render_all(actor))
 
 
 def keda(found: status.Report) -> dict[str, Any]:
@@ -188,7 +188,7 @@ def scaling_with(
             scaled_object_status
         )
     actor = plan(observed=observed, autoscalers=list(hpas))
-    found: dict[str, Any] = status.derive(actor, render.render_all(actor)).status["scaling"]
+    found: dict[str, Any] = status.derive(actor, renderers.render_all(actor)).status["scaling"]
     return found
 
 
@@ -245,7 +245,7 @@ def test_a_long_actors_hpa_is_found_by_the_name_the_function_gave_it() -> None:
     keda_default = hpa(desiredReplicas=6)
     keda_default["metadata"]["name"] = f"keda-hpa-{actor}"
     actor_plan = plan({"actor": actor}, observed=observed, autoscalers=[keda_default, named])
-    found = status.derive(actor_plan, render.render_all(actor_plan)).status["scaling"]
+    found = status.derive(actor_plan, renderers.render_all(actor_plan)).status["scaling"]
     assert found["desiredReplicas"] == 4
 
 

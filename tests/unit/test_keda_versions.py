@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from function.compose import render, status
+from function.compose import renderers, status
 from tests import schemas
 from tests.golden.test_schemas import xr_schema
 from tests.support import ROOT
@@ -52,7 +52,7 @@ def derive(case: dict[str, Any]) -> status.Report:
     deployment |= case["deployment"]
     hpas = [] if case["hpa"] is None else [HPA | {"status": case["hpa"]}]
     actor = plan(observed=observed, autoscalers=hpas)
-    return status.derive(actor, render.render_all(actor))
+    return status.derive(actor, renderers.render_all(actor))
 
 
 @pytest.mark.parametrize("case", cases())

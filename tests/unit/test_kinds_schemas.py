@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from function import pipeline as fn
+from function import runner as fn
 from function.errors import FlavorError
 from function.models import names
 from function.models import scaling as scaling_model

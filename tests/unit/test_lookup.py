@@ -8,7 +8,7 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import json_format
 
-from function import pipeline, respond
+from function import respond, runner
 from function.cli.tools import library, lint
 from function.errors import FunctionError
 from function.models import input as fn_input
@@ -39,7 +39,7 @@ def asked_by_the_function(xr: dict[str, Any], mode: str, *, capable: bool) -> se
     req = support.request(xr, input=support.struct({"namespacedFlavors": mode}))
     if capable:
         req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
-    rsp = pipeline.FunctionRunner().answer(req).message()
+    rsp = runner.FunctionRunner().answer(req).message()
     return {(key, s.namespace) for key, s in rsp.requirements.resources.items()}
 
 
@@ -73,7 +73,7 @@ def answered_by_the_function(xr: dict[str, Any], mode: str) -> tuple[list[str], 
         items = req.required_resources[key].items
         if key.startswith("namespace-"):
             items.add().resource.update(TEAM_FLAVOR)
-    rsp = pipeline.FunctionRunner().answer(req).message()
+    rsp = runner.FunctionRunner().answer(req).message()
     resolved = rsp.context.fields.get(respond.RESOLVED_SPEC_CONTEXT_KEY)
     return support.fatal_messages(rsp), resolved and json_format.MessageToDict(resolved)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import pipeline as fn
+from function import runner as fn
 from function.codec import structs
 from function.resolve import requirements
 from tests import support

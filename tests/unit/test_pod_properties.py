@@ -9,8 +9,8 @@ from google.protobuf import json_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from function import pipeline as fn
 from function import respond
+from function import runner as fn
 from function.codec import structs
 from function.compose.observed import is_wrapped
 from function.models.spec import Spec, as_data

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import json_format
 
-from function import pipeline as fn
+from function import runner as fn
 from function.cli.main import cli
 from function.compose.observed import is_wrapped
 from tests import support

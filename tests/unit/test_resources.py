@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from function import pipeline as fn
+from function import runner as fn
 from function.models import quantity
 from function.resolve import resources
 from tests import support

@@ -15,7 +15,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
 from function import cache
-from function import pipeline as fn
+from function import runner as fn
 from function.codec import response
 from function.serving import answers as serving
 from function.serving import handler, question, request, server

@@ -9,8 +9,8 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import durations
-from function import pipeline as fn
-from function.compose import render
+from function import runner as fn
+from function.compose import renderers
 from function.errors import SpecError
 from function.models import input as fn_input
 from function.models import timeouts
@@ -66,7 +66,7 @@ def _resolve(
     names = [f.name for f in fetched]
     xr = composite(**spec, flavors=names) if names else composite(**spec)
     return actor.resolve_with(
-        xr, fn_input.parse(settings or {}), layers.on_their_own(list(fetched))
+        xr, fn_input.parse(settings or {}), layers.merge_flavors(list(fetched))
     )
 
 
@@ -80,7 +80,7 @@ def test_an_actor_timeout_the_sidecar_would_refuse_is_refused_naming_it() -> Non
 
 
 def _grace(spec: dict[str, Any]) -> int:
-    deployment = render.render_all(plan(spec))["deployment"]
+    deployment = renderers.render_all(plan(spec))["deployment"]
     manifest = deployment["spec"]["forProvider"]["manifest"]
     grace: int = manifest["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
     return grace
@@ -129,7 +129,7 @@ def test_each_transport_says_what_cuts_a_long_call_short() -> None:
 def test_the_pubsub_ack_deadline_follows_the_actor_timeout_unless_the_input_sets_it() -> None:
     def deadline(spec: dict[str, Any], pubsub: dict[str, Any]) -> int:
         settings = {"transport": "pubsub", "pubsub": {"project": "acme-ml", **pubsub}}
-        subscription = render.render_all(plan(spec, settings=settings))["pubsub-subscription"]
+        subscription = renderers.render_all(plan(spec, settings=settings))["pubsub-subscription"]
         value: int = subscription["spec"]["forProvider"]["ackDeadlineSeconds"]
         return value
 

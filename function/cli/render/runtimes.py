@@ -66,7 +66,7 @@ async def started(runtimes: list[Runtime]) -> AsyncIterator[dict[str, str]]:
         yield targets
         return
     # Imported here so rendering with only remote functions never loads the function.
-    from function import pipeline as fn  # noqa: PLC0415
+    from function import runner as fn  # noqa: PLC0415
     from function.serving import server  # noqa: PLC0415
 
     grpc_server, port = server.build(

@@ -108,7 +108,7 @@ def check_flavor(entry: Entry, settings: Input) -> list[Finding]:
         )
     try:
         resolution = actor.resolve_with(
-            _placeholder_xr(entry), settings, layers.on_their_own([flavor])
+            _placeholder_xr(entry), settings, layers.merge_flavors([flavor])
         )
     except FunctionError as exc:
         found.append(Finding(name, exc.path, ERROR, str(exc)))

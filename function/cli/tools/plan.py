@@ -18,7 +18,7 @@ from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import pipeline
+from function import runner
 from function.cli.tools import library
 from function.cli.tools.library import Entry
 from function.codec import structs
@@ -94,7 +94,7 @@ class Answer:
 
 
 def answer(
-    runner: pipeline.FunctionRunner,
+    runner: runner.FunctionRunner,
     body: dict[str, Any],
     fetched: dict[str, list[dict[str, Any]]],
     settings: dict[str, Any],
@@ -273,7 +273,7 @@ def plan(
     One function runner per library: its resolve memo reads and merges each set of
     flavors once, for every actor that lists it.
     """
-    first, second = pipeline.FunctionRunner(), pipeline.FunctionRunner()
+    first, second = runner.FunctionRunner(), runner.FunctionRunner()
     verdicts = []
     for body in actors:
         given, parsed = settings(body)

@@ -1,10 +1,10 @@
-"""Build Plans the way the pipeline (function/pipeline.py) does, from plain data."""
+"""Build Plans the way the pipeline (function/runner.py) does, from plain data."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from function.compose.render import meta, sqs
+from function.compose.renderers import meta, sqs
 from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.models.plan import Plan

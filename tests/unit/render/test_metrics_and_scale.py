@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import pipeline as fn
-from function.compose import render
-from function.compose.render import meta
+from function import runner as fn
+from function.compose import renderers
+from function.compose.renderers import meta
 from function.models import pod as pod_model
 from tests import schemas, support
 from tests.unit.render.plans import manifest, plan, stage
@@ -21,7 +21,9 @@ MONITOR = {"metrics": {"podMonitor": True}}
 def rendered(spec: dict[str, Any] | None = None, **kwargs: Any) -> dict[str, dict[str, Any]]:
     return {
         name: manifest(body)
-        for name, body in render.render_all(plan(spec, observed=stage("ready"), **kwargs)).items()
+        for name, body in renderers.render_all(
+            plan(spec, observed=stage("ready"), **kwargs)
+        ).items()
     }
 
 

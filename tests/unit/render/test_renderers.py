@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from function.compose import render
-from function.compose.render import containers, meta, transports
+from function.compose import renderers
+from function.compose.renderers import containers, meta, transports
 from function.errors import InputError, SpecError
 from function.models import input as fn_input
 from function.models import pod as pod_model
@@ -20,7 +20,7 @@ IRSA = {"irsa": {"enabled": True}, "aws": {"accountId": "111122223333"}}
 
 
 def deployment(**kwargs: object) -> dict:
-    return manifest(render.render_all(plan(**kwargs))["deployment"])  # type: ignore[arg-type]
+    return manifest(renderers.render_all(plan(**kwargs))["deployment"])  # type: ignore[arg-type]
 
 
 def pod(**kwargs: object) -> dict:
@@ -32,7 +32,7 @@ def test_replicas_are_omitted_while_keda_scales() -> None:
 
 
 def test_scaling_disabled_renders_fixed_replicas_and_no_keda_objects() -> None:
-    rendered = render.render_all(
+    rendered = renderers.render_all(
         plan({"scaling": {"enabled": False}, "replicas": 3}, observed=stage("ready"))
     )
     assert manifest(rendered["deployment"])["spec"]["replicas"] == 3
@@ -41,15 +41,15 @@ def test_scaling_disabled_renders_fixed_replicas_and_no_keda_objects() -> None:
 
 
 def test_scaled_object_waits_for_the_queue_url() -> None:
-    assert "scaledobject" not in render.render_all(plan(observed=stage("queue-no-url")))
-    assert "scaledobject" in render.render_all(plan(observed=stage("queue-url")))
+    assert "scaledobject" not in renderers.render_all(plan(observed=stage("queue-no-url")))
+    assert "scaledobject" in renderers.render_all(plan(observed=stage("queue-url")))
 
 
 def test_scaled_object_keeps_its_known_url_when_the_queue_loses_it() -> None:
     observed = stage("ready")
     del observed["sqs-queue"]["status"]["atProvider"]["id"]
     del observed["sqs-queue"]["status"]["atProvider"]["url"]
-    rendered = render.render_all(plan(observed=observed))
+    rendered = renderers.render_all(plan(observed=observed))
     trigger = manifest(rendered["scaledobject"])["spec"]["triggers"][0]
     assert trigger["metadata"]["queueURL"].endswith("/asya-asya-text-processor")
 
@@ -64,7 +64,7 @@ def test_scaled_object_carries_scaling_advanced_and_additional_triggers() -> Non
             "desiredReplicas": "2",
         },
     }
-    rendered = render.render_all(
+    rendered = renderers.render_all(
         plan(
             {
                 "scaling": {
@@ -97,13 +97,13 @@ def test_scaled_object_carries_scaling_advanced_and_additional_triggers() -> Non
 
 def test_irsa_off_renders_no_service_account() -> None:
     actor = plan()
-    assert "serviceaccount" not in render.render_all(actor)
+    assert "serviceaccount" not in renderers.render_all(actor)
     assert "serviceAccountName" not in pod()
 
 
 def test_irsa_on_renders_the_role_with_namespace_and_account_substituted() -> None:
     settings = {"irsa": {"enabled": True}, "aws": {"accountId": "111122223333"}}
-    rendered = render.render_all(plan(settings=settings))
+    rendered = renderers.render_all(plan(settings=settings))
     account = manifest(rendered["serviceaccount"])
     assert account["metadata"]["name"] == "asya-actors"
     assert account["metadata"]["annotations"] == {
@@ -114,7 +114,7 @@ def test_irsa_on_renders_the_role_with_namespace_and_account_substituted() -> No
 
 def test_an_explicit_role_arn_is_used_as_is() -> None:
     settings = {"irsa": {"enabled": True, "roleArn": "arn:aws:iam::210987654321:role/fixed"}}
-    account = manifest(render.render_all(plan(settings=settings))["serviceaccount"])
+    account = manifest(renderers.render_all(plan(settings=settings))["serviceaccount"])
     assert (
         account["metadata"]["annotations"]["eks.amazonaws.com/role-arn"]
         == "arn:aws:iam::210987654321:role/fixed"
@@ -122,12 +122,12 @@ def test_an_explicit_role_arn_is_used_as_is() -> None:
 
 
 def test_keda_pod_identity_and_secret_modes() -> None:
-    identity = manifest(render.render_all(plan())["triggerauthentication"])
+    identity = manifest(renderers.render_all(plan())["triggerauthentication"])
     # Said out loud: KEDA's own operator identity (KEDA's docs and code disagree on the
     # default when unset).
     assert identity["spec"] == {"podIdentity": {"provider": "aws", "identityOwner": "keda"}}
     secret = manifest(
-        render.render_all(
+        renderers.render_all(
             plan(settings={"keda": {"authProvider": "secret", "secretRef": {"name": "aws-creds"}}})
         )["triggerauthentication"]
     )
@@ -159,7 +159,7 @@ def test_queue_name_tags_redrive_and_provider_config() -> None:
         "spec": {"forProvider": {"name": "asya-team-dlq"}},
         "status": {"atProvider": {"arn": dlq_arn}},
     }
-    queue = render.render_all(plan(settings=settings, dead_letter_queues=[dlq]))["sqs-queue"]
+    queue = renderers.render_all(plan(settings=settings, dead_letter_queues=[dlq]))["sqs-queue"]
     for_provider = queue["spec"]["forProvider"]
     assert for_provider["name"] == "asya-team-echo"
     assert for_provider["region"] == "eu-west-1"
@@ -177,7 +177,7 @@ def test_queue_name_tags_redrive_and_provider_config() -> None:
 
 
 def test_no_redrive_policy_without_an_account() -> None:
-    assert "redrivePolicy" not in render.render_all(plan())["sqs-queue"]["spec"]["forProvider"]
+    assert "redrivePolicy" not in renderers.render_all(plan())["sqs-queue"]["spec"]["forProvider"]
 
 
 def test_a_queue_name_longer_than_sqs_allows_is_a_clear_error() -> None:
@@ -215,7 +215,7 @@ def test_an_actor_whose_queue_is_a_dead_letter_queue_is_refused(
     # RabbitMQ has no namespace dead-letter queue to collide with.
     rabbitmq = plan({"actor": actor}, namespace=namespace, settings={"transport": "rabbitmq"})
     transports.RabbitMQ().refuse(rabbitmq)
-    assert render.render_all(rabbitmq)
+    assert renderers.render_all(rabbitmq)
 
 
 def test_state_proxy_adds_connectors_mounts_and_the_mounts_env() -> None:
@@ -378,7 +378,7 @@ def test_user_labels_go_on_every_object_but_crossplane_labels_do_not() -> None:
         "crossplane.io/claim-name": "echo",
         "app.kubernetes.io/version": "1",
     }
-    rendered = render.render_all(plan(labels=labels, settings=IRSA, observed=stage("queue-url")))
+    rendered = renderers.render_all(plan(labels=labels, settings=IRSA, observed=stage("queue-url")))
     for name in ("triggerauthentication", "scaledobject", "deployment"):
         got = manifest(rendered[name])["metadata"]["labels"]
         assert (got["team"], got["asya.sh/flow"]) == ("ml", "images"), name
@@ -395,7 +395,7 @@ def test_every_composed_object_carries_user_labels_and_the_platform_wins(
 ) -> None:
     # Wrappers and managed resources too; a user label never replaces a platform one.
     labels = {"team": "ml", "asya.sh/actor": "other", "asya.sh/inject": "false"}
-    rendered = render.render_all(
+    rendered = renderers.render_all(
         plan(
             labels=labels,
             namespaced=namespaced,
@@ -440,7 +440,7 @@ def test_go_json_escapes_like_go() -> None:
 
 
 def test_the_shared_service_account_of_the_v1_form_is_never_deleted_by_one_actor() -> None:
-    rendered = render.render_all(plan(settings=IRSA, labels={"team": "a"}))
+    rendered = renderers.render_all(plan(settings=IRSA, labels={"team": "a"}))
     wrapper = rendered["serviceaccount"]
     assert wrapper["kind"] == "Object"
     assert "Delete" not in wrapper["spec"]["managementPolicies"]
@@ -454,7 +454,7 @@ def test_the_shared_service_account_of_the_v1_form_is_never_deleted_by_one_actor
     assert account["metadata"]["name"] == "asya-actors"
     # The same manifest from every actor of the namespace: nothing actor-specific.
     other = manifest(
-        render.render_all(plan({"actor": "other"}, settings=IRSA, labels={"team": "b"}))[
+        renderers.render_all(plan({"actor": "other"}, settings=IRSA, labels={"team": "b"}))[
             "serviceaccount"
         ]
     )
@@ -464,7 +464,7 @@ def test_the_shared_service_account_of_the_v1_form_is_never_deleted_by_one_actor
 
 
 def test_each_v2_actor_composes_its_own_service_account() -> None:
-    rendered = render.render_all(plan(namespaced=True, settings=IRSA))
+    rendered = renderers.render_all(plan(namespaced=True, settings=IRSA))
     account = rendered["serviceaccount"]
     assert account["kind"] == "ServiceAccount"
     assert account["metadata"]["name"] == "asya-echo"
@@ -488,7 +488,7 @@ def test_kedas_aws_identity_is_rendered_as_the_input_says(
     keda_aws: dict[str, str], irsa: bool, pod_identity: dict[str, str]
 ) -> None:
     settings = {"keda": {"aws": keda_aws}, "irsa": {"enabled": irsa}, "aws": IRSA["aws"]}
-    identity = manifest(render.render_all(plan(settings=settings))["triggerauthentication"])
+    identity = manifest(renderers.render_all(plan(settings=settings))["triggerauthentication"])
     assert identity["spec"] == {"podIdentity": pod_identity}
 
 
@@ -517,7 +517,7 @@ def test_a_keda_identity_that_cannot_work_is_refused(
 
 
 def test_keda_names_the_hpa_itself_while_its_name_fits_a_label() -> None:
-    rendered = render.render_all(plan({"actor": "a" * 54}, settings={"transport": "rabbitmq"}))
+    rendered = renderers.render_all(plan({"actor": "a" * 54}, settings={"transport": "rabbitmq"}))
     config = manifest(rendered["scaledobject"])["spec"]["advanced"]["horizontalPodAutoscalerConfig"]
     assert "name" not in config  # keda-hpa-<actor>, 63 characters
     assert meta.autoscaler_name("a" * 54) == "keda-hpa-" + "a" * 54
@@ -527,7 +527,7 @@ def test_a_long_actor_names_its_hpa_within_what_keda_accepts() -> None:
     # KEDA 2.20 and later refuse a ScaledObject whose HPA name is past 63 characters.
     names = {}
     for actor in ("a" * 55, "a" * 62 + "b", "a" * 62 + "c", "a" * 45 + "-" + "b" * 17):
-        rendered = render.render_all(plan({"actor": actor}, settings={"transport": "rabbitmq"}))
+        rendered = renderers.render_all(plan({"actor": actor}, settings={"transport": "rabbitmq"}))
         spec = manifest(rendered["scaledobject"])["spec"]
         names[actor] = spec["advanced"]["horizontalPodAutoscalerConfig"]["name"]
         assert names[actor] == meta.autoscaler_name(actor)
@@ -540,7 +540,7 @@ def test_a_long_actor_names_its_hpa_within_what_keda_accepts() -> None:
 def test_the_platforms_volumes_are_those_the_rules_know(state_proxy: bool) -> None:
     # The validation stage checks mounts, devices and env files against pod.platform_volumes.
     proxies = [{"name": "cache", "mount": {"path": "/cache"}, "connector": {"image": "c:1"}}]
-    rendered = render.render_all(plan({"stateProxy": proxies} if state_proxy else {}))
+    rendered = renderers.render_all(plan({"stateProxy": proxies} if state_proxy else {}))
     volumes = manifest(rendered["deployment"])["spec"]["template"]["spec"]["volumes"]
     sources = {v["name"]: next(k for k in v if k != "name") for v in volumes}
     assert sources == pod_model.platform_volumes(state_proxy)
@@ -571,4 +571,4 @@ def test_an_actor_named_after_dead_letters_is_no_dead_letter_queue_of_its_own() 
     # queue of that name (namespace team-orders's) makes it one.
     orders_dlq = plan({"actor": "orders-dlq"}, dead_letter_queues=[])
     transports.SQS().refuse(orders_dlq)
-    assert render.render_all(orders_dlq)
+    assert renderers.render_all(orders_dlq)

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from function.compose import render, status
-from function.compose.render import transports
+from function.compose import renderers, status
+from function.compose.renderers import transports
 from function.models import pod
 from tests.unit.render.plans import env, manifest, plan, stage
 
@@ -27,7 +27,7 @@ def test_every_transport_is_registered_under_its_input_name() -> None:
 
 
 def test_rabbitmq_composes_no_queue_and_scales_on_the_actors_queue() -> None:
-    rendered = render.render_all(
+    rendered = renderers.render_all(
         plan(
             {"scaling": {"queueLength": 7}},
             settings=RABBITMQ | {"irsa": {"enabled": True}},
@@ -55,7 +55,7 @@ def test_rabbitmq_composes_no_queue_and_scales_on_the_actors_queue() -> None:
 
 
 def test_rabbitmq_hands_the_sidecar_its_url_and_credentials_when_set() -> None:
-    rendered = render.render_all(
+    rendered = renderers.render_all(
         plan(settings=RABBITMQ | {"rabbitmq": {"url": "amqp://b:5672/", "credsSecret": "creds"}})
     )
     assert env(sidecar(rendered))["ASYA_RABBITMQ_URL"] == "amqp://b:5672/"
@@ -84,7 +84,7 @@ CREDENTIALS = {
 def test_each_transport_hands_the_sidecar_its_own_credentials_only(
     transport: dict[str, Any], env_from: list[dict[str, Any]] | None, service_account: bool
 ) -> None:
-    rendered = render.render_all(plan(settings=CREDENTIALS | transport))
+    rendered = renderers.render_all(plan(settings=CREDENTIALS | transport))
     assert sidecar(rendered).get("envFrom") == env_from
     pod_spec = manifest(rendered["deployment"])["spec"]["template"]["spec"]
     assert ("serviceAccountName" in pod_spec) is service_account
@@ -93,7 +93,7 @@ def test_each_transport_hands_the_sidecar_its_own_credentials_only(
 
 def test_rabbitmq_status_reports_the_queue_ready_with_its_identifier() -> None:
     actor = plan(settings=RABBITMQ)
-    report = status.derive(actor, render.render_all(actor))
+    report = status.derive(actor, renderers.render_all(actor))
     assert report.status["queueIdentifier"] == "asya-team-echo"
     assert "queueUrl" not in report.status
     assert report.status["infrastructure"]["queue"] == {"ready": True, "message": ""}
@@ -114,7 +114,7 @@ def test_rabbitmq_status_reports_the_queue_ready_with_its_identifier() -> None:
 def test_pubsub_composes_a_topic_and_a_subscription(
     namespaced: bool, api_version: str, config_ref: dict[str, str]
 ) -> None:
-    rendered = render.render_all(plan(settings=PUBSUB, namespaced=namespaced))
+    rendered = renderers.render_all(plan(settings=PUBSUB, namespaced=namespaced))
     topic, subscription = rendered["pubsub-topic"], rendered["pubsub-subscription"]
     for body in (topic, subscription):
         assert body["apiVersion"] == api_version
@@ -194,7 +194,7 @@ def ready_subscription() -> dict[str, dict[str, Any]]:
 def test_pubsub_scales_once_the_subscription_is_ready(
     settings: dict[str, Any], authentication: dict[str, Any] | None, trigger: dict[str, Any] | None
 ) -> None:
-    rendered = render.render_all(plan(settings=PUBSUB | settings, observed=ready_subscription()))
+    rendered = renderers.render_all(plan(settings=PUBSUB | settings, observed=ready_subscription()))
     if authentication is None:
         assert "triggerauthentication" not in rendered
     else:
@@ -205,7 +205,7 @@ def test_pubsub_scales_once_the_subscription_is_ready(
 
 def test_pubsub_keeps_its_scaled_object_when_the_subscription_flickers() -> None:
     observed = {"scaledobject": stage("ready")["scaledobject"]}
-    rendered = render.render_all(plan(settings=PUBSUB, observed=observed))
+    rendered = renderers.render_all(plan(settings=PUBSUB, observed=observed))
     assert "scaledobject" in rendered
 
 
@@ -215,7 +215,7 @@ def test_pubsub_queue_waits_for_each_resource_with_its_own_message() -> None:
         "status": {"conditions": [{"type": "Ready", "status": "False", "reason": "Creating"}]}
     }
     actor = plan(settings=PUBSUB, observed=observed)
-    report = status.derive(actor, render.render_all(actor))
+    report = status.derive(actor, renderers.render_all(actor))
     assert report.status["infrastructure"]["queue"] == {
         "ready": False,
         "message": "waiting for the subscription to become ready: Creating",
@@ -234,7 +234,7 @@ def test_the_phase_goes_creating_ready_napping(transport: str) -> None:
     for name in ("created", "ready", "napping"):
         observed = {} if name == "created" else stage(name, transport)
         actor = plan(settings=settings, observed=observed)
-        phases.append(status.derive(actor, render.render_all(actor)).phase.value)
+        phases.append(status.derive(actor, renderers.render_all(actor)).phase.value)
     assert phases == ["Creating", "Ready", "Napping"]
 
 
@@ -255,7 +255,7 @@ def test_every_env_name_the_platform_sets_on_the_sidecar_is_reserved(transport: 
             "actorTimeout": "30s",
         },
     }
-    rendered = render.render_all(plan(spec, settings=settings, observed=stage("ready")))
+    rendered = renderers.render_all(plan(spec, settings=settings, observed=stage("ready")))
     names = {item["name"] for item in sidecar(rendered)["env"]}
     assert names <= pod.SIDECAR_ENV | pod.OVERRIDABLE_SIDECAR_ENV
 
@@ -272,7 +272,7 @@ def test_every_env_name_the_platform_sets_on_the_sidecar_is_reserved(transport: 
 )
 def test_the_broker_a_transport_names_is_what_its_sidecar_is_told(settings: dict[str, Any]) -> None:
     # Ownership compares another actor's sidecar env with these: they must not drift apart.
-    rendered = render.render_all(plan(settings=settings, observed=stage("queue-url")))
+    rendered = renderers.render_all(plan(settings=settings, observed=stage("queue-url")))
     actor = plan(settings=settings)
     sidecar = next(
         c

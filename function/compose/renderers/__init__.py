@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from function.compose.render import (
+from function.compose.renderers import (
     deployment,
     meta,
     pod_monitor,

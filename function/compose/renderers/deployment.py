@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.compose.render import containers, meta, transports
+from function.compose.renderers import containers, meta, transports
 from function.models import pod, security, timeouts
 from function.models.plan import Plan
 from function.models.spec import as_data

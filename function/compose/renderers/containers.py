@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from function.compose.render import meta, transports
+from function.compose.renderers import meta, transports
 from function.models import pod, security
 from function.models.plan import Plan
 from function.models.spec import as_data

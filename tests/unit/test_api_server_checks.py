@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from function import pipeline as fn
+from function import runner as fn
 from function.errors import FlavorError
 from function.models.security import VOLUME_KINDS
 from tests import support

@@ -8,8 +8,8 @@ from dataclasses import replace
 from typing import Any
 
 from function.compose import observed
-from function.compose.render import meta
-from function.compose.render.transport import Credentials, QueueState
+from function.compose.renderers import meta
+from function.compose.renderers.transport import Credentials, QueueState
 from function.errors import InputError, SpecError
 from function.models import pod
 from function.models.input import Input

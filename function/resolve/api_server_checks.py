@@ -103,7 +103,7 @@ RULES: Rules = {
 OPTIONAL: dict[str, tuple[str, ...]] = {"SleepAction": ("seconds",), "HTTPHeader": ("value",)}
 
 
-def said(schema_path: list[str | int], prefix: str) -> tuple[str, str] | None:
+def row_that_refused(schema_path: list[str | int], prefix: str) -> tuple[str, str] | None:
     """(the type, what the value must be) when a row here refused it, else None.
 
     `schema_path` is where the validator found the error: a row's lies under its

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.compose.render import meta, transports
+from function.compose.renderers import meta, transports
 from function.models.plan import Plan
 from function.models.scaling import KEDA_ANNOTATION_PREFIX
 from function.models.spec import as_data

@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from function.models import spec as spec_model
-from function.resolve import merge, paths, rules
+from function.resolve import merge, merge_rules, paths
 from tests.support import ROOT
 
 
@@ -37,7 +37,7 @@ def model_list_paths() -> set[tuple[str, ...]]:
 
 
 def test_every_list_of_the_model_has_a_rule_and_every_rule_names_a_list() -> None:
-    assert model_list_paths() == set(rules.LIST_RULES)
+    assert model_list_paths() == set(merge_rules.LIST_RULES)
 
 
 def readme_rows() -> list[tuple[str, str, str]]:
@@ -47,7 +47,7 @@ def readme_rows() -> list[tuple[str, str, str]]:
     return [tuple(cell.strip() for cell in row) for row in rows]  # type: ignore[misc]
 
 
-def described(pattern: rules.Pattern, rule: rules.ListRule) -> tuple[str, str, str]:
+def described(pattern: merge_rules.Pattern, rule: merge_rules.ListRule) -> tuple[str, str, str]:
     """The README row a rule must have."""
     name = paths.dotted(
         [paths.Item("*") if key == "*" else key for key in pattern]  # `[*]` for any item
@@ -57,7 +57,9 @@ def described(pattern: rules.Pattern, rule: rules.ListRule) -> tuple[str, str, s
         return f"`{name}`", how, "exact duplicates dropped"
     if rule.merge_items:
         [(inner, inner_rule)] = [
-            (p, r) for p, r in rules.LIST_RULES.items() if p[: len(pattern) + 1] == (*pattern, "*")
+            (p, r)
+            for p, r in merge_rules.LIST_RULES.items()
+            if p[: len(pattern) + 1] == (*pattern, "*")
         ]
         same = f"their fields merge (`{inner[-1]}` by `{inner_rule.identity}`)"
     else:
@@ -66,7 +68,7 @@ def described(pattern: rules.Pattern, rule: rules.ListRule) -> tuple[str, str, s
 
 
 def test_the_readme_table_is_the_rules_table() -> None:
-    assert readme_rows() == [described(p, r) for p, r in rules.LIST_RULES.items()]
+    assert readme_rows() == [described(p, r) for p, r in merge_rules.LIST_RULES.items()]
 
 
 def test_a_boolean_and_a_number_are_different_items() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.compose.render import meta
+from function.compose.renderers import meta
 from function.models import pod
 from function.models.plan import Plan
 

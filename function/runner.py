@@ -16,8 +16,8 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from function import errors, parse
 from function.cache import ContentCache, digest_of
 from function.codec.response import Answer
-from function.compose import health, render, status
-from function.compose.render import meta, transports
+from function.compose import health, renderers, status
+from function.compose.renderers import meta, transports
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.requirement import Requirement
@@ -262,5 +262,5 @@ def compose(
         origin=resolution.provenance,
     )
     transports.of(plan).refuse(plan)
-    rendered = render.render_all(plan)
+    rendered = renderers.render_all(plan)
     return Composed(settings, wanted.all(), resolution, rendered, status.derive(plan, rendered))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.compose.render import meta
-from function.compose.render.transport import Credentials, QueueState
+from function.compose.renderers import meta
+from function.compose.renderers.transport import Credentials, QueueState
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.requirement import Requirement

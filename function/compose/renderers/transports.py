@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from function.compose.render.pubsub import PubSub
-from function.compose.render.rabbitmq import RabbitMQ
-from function.compose.render.sqs import SQS
-from function.compose.render.transport import Transport
+from function.compose.renderers.pubsub import PubSub
+from function.compose.renderers.rabbitmq import RabbitMQ
+from function.compose.renderers.sqs import SQS
+from function.compose.renderers.transport import Transport
 from function.models.plan import Plan
 
 TRANSPORTS: dict[str, Transport] = {t.name: t for t in (SQS(), RabbitMQ(), PubSub())}

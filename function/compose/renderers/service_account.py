@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.compose.render import meta, transports
+from function.compose.renderers import meta, transports
 from function.models.plan import Plan
 
 ROLE_ARN_ANNOTATION = "eks.amazonaws.com/role-arn"
