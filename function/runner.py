@@ -138,7 +138,7 @@ class FunctionRunner:
         if (applied := outcome.resolution.applied) and self.applied.changed(
             f"{xr.namespace}/{xr.name}", applied
         ):
-            answer.afterwards = (
+            answer.after_sending = (
                 functools.partial(
                     self.log.info, "Flavors applied", actor=xr.name, flavors=list(applied)
                 ),

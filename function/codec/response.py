@@ -66,20 +66,20 @@ def _entry(key: str, value: bytes) -> bytes:
 
 @dataclass
 class Answer:
-    """A response: the message, the bytes written after it, and what to do once it is sent.
+    """A response: its message, the bytes appended to it, and what to do once it is sent.
 
-    The bytes are the desired state and the context this function writes.
+    The appended bytes are the desired state and the context this function writes.
     """
 
-    head: fnv1.RunFunctionResponse
-    tail: bytes = b""
+    response: fnv1.RunFunctionResponse
+    appended: bytes = b""
     # What to do once the response is on its way (a log line); never part of it.
-    afterwards: tuple[Callable[[], None], ...] = ()
+    after_sending: tuple[Callable[[], None], ...] = ()
 
     def serialise(self) -> bytes:
         """The response's bytes, as gRPC sends them."""
-        data: bytes = self.head.SerializeToString()
-        return data + self.tail
+        data: bytes = self.response.SerializeToString()
+        return data + self.appended
 
     def message(self) -> fnv1.RunFunctionResponse:
         """The response as one message, as Crossplane reads it."""

@@ -43,7 +43,7 @@ def untagged(answer: response.Answer, max_bytes: int) -> bytes:
     The tag is spliced back in by `tagged`, so the bytes can answer any request of
     the same content.
     """
-    answer.head.meta.tag = ""
+    answer.response.meta.tag = ""
     data = answer.serialise()
     if len(data) + TAG_ROOM <= max_bytes:
         return data
@@ -151,21 +151,21 @@ class Answers:
                 return tagged(tag, kept)
         answer = self.function.answer(request)
         body = untagged(answer, self.max_response_bytes)
-        jobs = [*answer.afterwards]
+        jobs = [*answer.after_sending]
         if key is not None:
             jobs.append(functools.partial(self._keep, key, body))
         if jobs:
             # RuntimeError: the loop is closed, the server stopping. The answer
             # still goes; it is not kept and its line is not logged.
             with contextlib.suppress(RuntimeError):
-                self.after(functools.partial(self._afterwards, jobs))
+                self.after(functools.partial(self._after_sending, jobs))
         return tagged(tag, body)
 
     def _keep(self, key: bytes, body: bytes) -> None:
         self.kept.put(key, self.compressor.compress(body))
         self._count()
 
-    def _afterwards(self, jobs: list[Job]) -> None:
+    def _after_sending(self, jobs: list[Job]) -> None:
         """Run each job; one that fails is logged, never raised into the server."""
         for job in jobs:
             try:

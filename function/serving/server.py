@@ -97,8 +97,8 @@ def build(
     ]
     server = grpc.aio.server(options=grpc_options)
     worker = ThreadPoolExecutor(max_workers=options.workers, thread_name_prefix="run-function")
-    # An answer's afterwards run on the loop once the call that wrote it has handed
-    # its answer to gRPC, which sends it from threads of its own: they never delay it.
+    # What an answer does after sending runs on the loop once the call that wrote it has
+    # handed its answer to gRPC, which sends it from threads of its own: they never delay it.
     kept = answers.Answers(
         function,
         options.max_send_message_mb * MIB,

@@ -406,10 +406,10 @@ def test_the_flavors_log_line_is_written_once_while_an_actors_flavors_stay(
     runner = fn.FunctionRunner()
     first = runner.answer(support.flavored_request({"replicas": 2}))
     assert "Flavors applied" not in capsys.readouterr().out  # written after the answer
-    for job in first.afterwards:
+    for job in first.after_sending:
         job()
     assert capsys.readouterr().out.count("Flavors applied") == 1
-    assert not runner.answer(support.flavored_request({"replicas": 3})).afterwards
+    assert not runner.answer(support.flavored_request({"replicas": 3})).after_sending
 
 
 def _two_flavors(order: list[str], **xr_metadata: Any) -> fnv1.RunFunctionRequest:

@@ -165,7 +165,7 @@ def test_an_answer_is_kept_and_logged_only_after_it_is_returned(
     assert len(served.kept) == 1
     assert capsys.readouterr().out.count("Flavors applied") == 1
     assert served.answer(received(req)) == first
-    assert (served.kept.hits, len(later)) == (1, 1)  # a hit leaves nothing for afterwards
+    assert (served.kept.hits, len(later)) == (1, 1)  # a hit leaves nothing to do after sending
 
 
 def test_a_call_answered_while_the_server_stops_is_still_answered() -> None:
@@ -188,7 +188,7 @@ def test_a_job_that_fails_after_answering_is_logged_not_raised(
     class Failing:
         def answer(self, req: fnv1.RunFunctionRequest) -> response.Answer:
             answer = fn.FunctionRunner().answer(req)
-            answer.afterwards = (lambda: {}["secret-value"],)
+            answer.after_sending = (lambda: {}["secret-value"],)
             return answer
 
     served = serving.Answers(Failing(), 4 * MIB, 64 * MIB)
@@ -359,7 +359,7 @@ def test_the_server_answers_before_the_work_that_follows_an_answer() -> None:
     class Waiting:
         def answer(self, req: fnv1.RunFunctionRequest) -> response.Answer:
             answer = fn.FunctionRunner().answer(req)
-            answer.afterwards = (lambda: ran.append(arrived.wait(timeout=10)),)
+            answer.after_sending = (lambda: ran.append(arrived.wait(timeout=10)),)
             return answer
 
     def ask_from_another_thread(port: int) -> fnv1.RunFunctionResponse:

@@ -85,8 +85,8 @@ class Verdict:
 
 
 @dataclass(frozen=True)
-class Answer:
-    """The function's answer for an actor: its composed resources and resolved spec, or why not."""
+class Reply:
+    """What the function replied for an actor: its composed resources and resolved spec, or why none."""
 
     refused: str = ""
     resources: dict[str, Any] = field(default_factory=dict)
@@ -98,7 +98,7 @@ def answer(
     body: dict[str, Any],
     fetched: dict[str, list[dict[str, Any]]],
     settings: dict[str, Any],
-) -> Answer:
+) -> Reply:
     """Answer one actor as the function does, `fetched` answering its requirements.
 
     `settings` is the Composition step's Input, as the function receives it.
@@ -109,7 +109,7 @@ def answer(
         req.observed.composite.resource.update(body)
         req.input.update(settings)
     except (ValueError, TypeError) as exc:  # what no Struct can hold
-        return Answer(refused=f"cannot read the actor: {exc}")
+        return Reply(refused=f"cannot read the actor: {exc}")
     for key, items in fetched.items():
         answered = req.required_resources[key]
         for item in items:
@@ -117,13 +117,13 @@ def answer(
     rsp = runner.answer(req).message()
     fatal = [r.message for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL]
     if fatal:
-        return Answer(refused=fatal[0])
+        return Reply(refused=fatal[0])
     if not rsp.desired.resources:
         # The function asked for more than the library holds: a flavor is missing.
         waiting = [c.message for c in rsp.conditions if c.reason == "WaitingForFlavors"]
-        return Answer(refused=waiting[0] if waiting else "the function composed nothing")
+        return Reply(refused=waiting[0] if waiting else "the function composed nothing")
     composite = structs.plain(rsp.desired.composite.resource)
-    return Answer(
+    return Reply(
         resources={name: structs.plain(r.resource) for name, r in rsp.desired.resources.items()},
         spec=composite.get("spec") or {},
     )
@@ -196,7 +196,7 @@ def pointer(at: Sequence[str | int]) -> str:
     return "".join("/" + str(step).replace("~", "~0").replace("/", "~1") for step in at)
 
 
-def judge(label: str, before: Answer, after: Answer, source_of: SourceOf | None = None) -> Verdict:
+def judge(label: str, before: Reply, after: Reply, source_of: SourceOf | None = None) -> Verdict:
     """The verdict for one actor, and what changed (each spec change with who set it after)."""
     if after.refused:
         return Verdict(
@@ -211,7 +211,7 @@ def judge(label: str, before: Answer, after: Answer, source_of: SourceOf | None 
     return Verdict(label, "restart" if rolls else "changed", _changes(before, after, source_of))
 
 
-def _changes(before: Answer, after: Answer, source_of: SourceOf | None) -> tuple[Change, ...]:
+def _changes(before: Reply, after: Reply, source_of: SourceOf | None) -> tuple[Change, ...]:
     found = [
         Change(
             "spec",
@@ -279,7 +279,7 @@ def plan(
         given, parsed = settings(body)
         flavors = fetched(body, parsed, before, after)
         if isinstance(flavors, str):
-            old = new = Answer(refused=flavors)
+            old = new = Reply(refused=flavors)
         else:
             old = answer(first, body, flavors[0], given)
             # The same flavors both times: the same answer, asked for once.
