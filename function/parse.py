@@ -9,7 +9,7 @@ from typing import Any
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function.cache import digest_of
-from function.codec.structs import View, plain, value_of
+from function.codec.structs import View, plain, readable, value_of
 from function.errors import InputError
 from function.models import input as fn_input
 from function.models import xr as xr_model
@@ -133,8 +133,8 @@ def fetched(req: fnv1.RunFunctionRequest, key: str) -> list[Mapping[str, Any]] |
 
 
 def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, Any]]:
-    """Return a read-only view of each observed composed resource, by composition resource name."""
-    return {name: View(item.resource) for name, item in req.observed.resources.items()}
+    """Return each observed composed resource (read-only), by composition resource name."""
+    return {name: readable(item.resource) for name, item in req.observed.resources.items()}
 
 
 def supports_required_resources(req: fnv1.RunFunctionRequest) -> bool:

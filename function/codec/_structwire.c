@@ -1,5 +1,5 @@
 /*
- * plain Python data -> protobuf Struct wire bytes, in C.
+ * plain Python data <-> protobuf Struct wire bytes, in C.
  *
  * The encoder behind function/codec/structs.py, which writes the same bytes through
  * protobuf's own API where this is not built; tests hold the two to the same
@@ -7,6 +7,10 @@
  * that came in with a request: every value is an exact built-in type (dict, list,
  * str, int, float, bool, None) whose reading runs no Python code, so nothing can
  * change under a loop.
+ *
+ * Decoding reads bytes protobuf itself wrote (a Struct or Value decoded from a request,
+ * serialised again), as structs.py reads them through protobuf's API: integral
+ * numbers as ints, maps as dicts, lists as lists.
  *
  * google.protobuf.Struct:   fields: map<string, Value> = 1  (entry: key = 1, value = 2)
  * google.protobuf.Value:    null_value = 1 (varint), number_value = 2 (double),
@@ -17,6 +21,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -230,16 +235,289 @@ static PyObject *encode(PyObject *module, PyObject *data) {
     return result;
 }
 
+/* ---------------------------------------------------------------- decoding */
+
+typedef struct {
+    const unsigned char *at;
+    const unsigned char *end;
+} Reader;
+
+static int malformed(void) {
+    PyErr_SetString(PyExc_ValueError, "malformed protobuf Struct bytes");
+    return -1;
+}
+
+static int read_varint(Reader *in, uint64_t *value) {
+    uint64_t result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (in->at >= in->end) {
+            return malformed();
+        }
+        unsigned char byte = *in->at++;
+        result |= (uint64_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) {
+            *value = result;
+            return 0;
+        }
+    }
+    return malformed();
+}
+
+/* A length-delimited field's body, as a reader of its own. */
+static int read_nested(Reader *in, Reader *body) {
+    uint64_t size;
+    if (read_varint(in, &size) < 0) {
+        return -1;
+    }
+    if (size > (uint64_t)(in->end - in->at)) {
+        return malformed();
+    }
+    body->at = in->at;
+    body->end = in->at + size;
+    in->at += size;
+    return 0;
+}
+
+/* Skip a field this decoder does not read (protobuf keeps unknown fields). */
+static int skip_field(Reader *in, uint64_t tag) {
+    uint64_t ignored;
+    Reader body;
+    switch (tag & 7) {
+    case 0:
+        return read_varint(in, &ignored);
+    case 1:
+    case 5: {
+        Py_ssize_t size = (tag & 7) == 1 ? 8 : 4;
+        if (in->end - in->at < size) {
+            return malformed();
+        }
+        in->at += size;
+        return 0;
+    }
+    case 2:
+        return read_nested(in, &body);
+    default:
+        return malformed();
+    }
+}
+
+static PyObject *decode_value(Reader *in);
+static PyObject *decode_fields(Reader *in);
+
+static PyObject *decode_list(Reader *in) {
+    PyObject *list = PyList_New(0);
+    while (list != NULL && in->at < in->end) {
+        uint64_t tag;
+        Reader body;
+        if (read_varint(in, &tag) < 0) {
+            goto fail;
+        }
+        if (tag != TAG_FIELDS) {
+            if (skip_field(in, tag) < 0) {
+                goto fail;
+            }
+            continue;
+        }
+        if (read_nested(in, &body) < 0) {
+            goto fail;
+        }
+        PyObject *item = decode_value(&body);
+        if (item == NULL || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            goto fail;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
+/* A number as structs.py reads one: integral values as ints. */
+static PyObject *number(double value) {
+    if (isfinite(value) && value == floor(value)) {
+        return PyLong_FromDouble(value);
+    }
+    return PyFloat_FromDouble(value);
+}
+
+/* One Value: the last of its oneof fields wins, as protobuf's decoder has it; none is None. */
+static PyObject *decode_value(Reader *in) {
+    PyObject *result = Py_NewRef(Py_None);
+    while (in->at < in->end) {
+        uint64_t tag, flag;
+        Reader body;
+        PyObject *next = NULL;
+        if (read_varint(in, &tag) < 0) {
+            goto fail;
+        }
+        switch (tag) {
+        case TAG_NULL:
+            if (read_varint(in, &flag) < 0) {
+                goto fail;
+            }
+            next = Py_NewRef(Py_None);
+            break;
+        case TAG_BOOL:
+            if (read_varint(in, &flag) < 0) {
+                goto fail;
+            }
+            next = PyBool_FromLong(flag != 0);
+            break;
+        case TAG_NUMBER: {
+            if (in->end - in->at < 8) {
+                malformed();
+                goto fail;
+            }
+            uint64_t bits = 0;
+            for (int i = 0; i < 8; i++) { /* little-endian on the wire */
+                bits |= (uint64_t)in->at[i] << (8 * i);
+            }
+            in->at += 8;
+            double value;
+            memcpy(&value, &bits, 8);
+            next = number(value);
+            break;
+        }
+        case TAG_STRING:
+            if (read_nested(in, &body) < 0) {
+                goto fail;
+            }
+            next = PyUnicode_DecodeUTF8((const char *)body.at, body.end - body.at, NULL);
+            break;
+        case TAG_STRUCT:
+        case TAG_LIST:
+            if (read_nested(in, &body) < 0) {
+                goto fail;
+            }
+            if (Py_EnterRecursiveCall(" while reading a protobuf Struct")) {
+                goto fail;
+            }
+            next = tag == TAG_STRUCT ? decode_fields(&body) : decode_list(&body);
+            Py_LeaveRecursiveCall();
+            break;
+        default:
+            if (skip_field(in, tag) < 0) {
+                goto fail;
+            }
+            continue;
+        }
+        if (next == NULL) {
+            goto fail;
+        }
+        Py_SETREF(result, next);
+    }
+    return result;
+fail:
+    Py_DECREF(result);
+    return NULL;
+}
+
+/* One map entry: its key (field 1) and its Value (field 2), each the last given, as a
+ * (key, value) tuple appended to `entries`. */
+static int decode_entry(Reader *in, PyObject *entries) {
+    Reader key = {NULL, NULL}, value = {NULL, NULL};
+    while (in->at < in->end) {
+        uint64_t tag;
+        if (read_varint(in, &tag) < 0) {
+            return -1;
+        }
+        if (tag == TAG_FIELDS || tag == TAG_ENTRY_VALUE) {
+            if (read_nested(in, tag == TAG_FIELDS ? &key : &value) < 0) {
+                return -1;
+            }
+        } else if (skip_field(in, tag) < 0) {
+            return -1;
+        }
+    }
+    PyObject *name = key.at == NULL ? PyUnicode_FromStringAndSize("", 0)
+                                    : PyUnicode_DecodeUTF8((const char *)key.at,
+                                                           key.end - key.at, NULL);
+    PyObject *item = name == NULL ? NULL
+                     : value.at == NULL ? Py_NewRef(Py_None)
+                                        : decode_value(&value);
+    PyObject *pair = item == NULL ? NULL : PyTuple_Pack(2, name, item);
+    int failed = pair == NULL ? -1 : PyList_Append(entries, pair);
+    Py_XDECREF(name);
+    Py_XDECREF(item);
+    Py_XDECREF(pair);
+    return failed;
+}
+
+/* A Struct's map. protobuf's encoder writes a map's entries last first: inserted last
+ * first, the keys come out in the order protobuf's own API iterates them, so a dict
+ * read here is the one structs.py reads without this module, key order included. The
+ * last entry of a key wins, as in protobuf's decoder. */
+static PyObject *decode_fields(Reader *in) {
+    PyObject *entries = PyList_New(0);
+    PyObject *dict = NULL;
+    while (entries != NULL && in->at < in->end) {
+        uint64_t tag;
+        Reader body;
+        if (read_varint(in, &tag) < 0) {
+            goto done;
+        }
+        if (tag != TAG_FIELDS) {
+            if (skip_field(in, tag) < 0) {
+                goto done;
+            }
+            continue;
+        }
+        if (read_nested(in, &body) < 0 || decode_entry(&body, entries) < 0) {
+            goto done;
+        }
+    }
+    if (entries == NULL || (dict = PyDict_New()) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = PyList_GET_SIZE(entries) - 1; i >= 0; i--) {
+        PyObject *pair = PyList_GET_ITEM(entries, i);
+        PyObject *name = PyTuple_GET_ITEM(pair, 0);
+        int known = PyDict_Contains(dict, name);
+        if (known < 0 || (!known && PyDict_SetItem(dict, name, PyTuple_GET_ITEM(pair, 1)) < 0)) {
+            Py_CLEAR(dict);
+            break;
+        }
+    }
+done:
+    Py_XDECREF(entries);
+    return dict;
+}
+
+static int reader_of(PyObject *data, Reader *in) {
+    char *bytes;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(data, &bytes, &size) < 0) {
+        return -1;
+    }
+    in->at = (const unsigned char *)bytes;
+    in->end = in->at + size;
+    return 0;
+}
+
+static PyObject *decode(PyObject *module, PyObject *data) {
+    Reader in;
+    return reader_of(data, &in) < 0 ? NULL : decode_fields(&in);
+}
+
+static PyObject *decode_one(PyObject *module, PyObject *data) {
+    Reader in;
+    return reader_of(data, &in) < 0 ? NULL : decode_value(&in);
+}
+
 /* ---------------------------------------------------------------- module */
 
 static PyMethodDef methods[] = {
     {"encode", encode, METH_O, "A dict as a Struct's wire bytes (see function.codec.structs)."},
+    {"decode", decode, METH_O, "A Struct's wire bytes as a dict (see function.codec.structs)."},
+    {"decode_value", decode_one, METH_O, "A Value's wire bytes as plain data (see function.codec.structs)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "function.codec._structwire",
-    "plain Python data -> protobuf Struct wire bytes, in C (see function.codec.structs).", -1, methods,
+    "plain Python data <-> protobuf Struct wire bytes, in C (see function.codec.structs).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 

@@ -225,3 +225,49 @@ def test_a_list_read_through_a_view_is_a_list_of_views_and_scalars() -> None:
     assert structs.View(struct)["items"] is not items
     view = structs.View(struct)
     assert view["items"] is view["items"]
+
+
+def _read_by_protobuf(read: Any, *args: Any) -> Any:
+    encoder = structs._encoder
+    try:
+        structs._encoder = None
+        return read(*args)
+    finally:
+        structs._encoder = encoder
+
+
+@needs_c
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(), json_data(keys=5, items=4, leaves=40, nan=False, bound=2**70)))
+def test_both_readers_read_the_same_data_key_order_included(body: dict[str, Any]) -> None:
+    # Key order too: what is read is rendered, and the answer's bytes follow it.
+    struct = struct_pb2.Struct()
+    struct.update(body)
+    read, reference = structs.plain(struct), _read_by_protobuf(structs.plain, struct)
+    assert read == reference
+    assert repr(read) == repr(reference)
+    for key in struct.fields:
+        value = struct.fields[key]
+        assert repr(structs.value_of(value)) == repr(_read_by_protobuf(structs.value_of, value))
+
+
+@needs_c
+def test_the_c_reader_takes_what_protobuf_takes_of_repeated_and_unknown_fields() -> None:
+    # A key given twice keeps its last value; an unknown field is skipped; a Value
+    # holding nothing reads as None.
+    twice = structs.encode({"a": 1}) + structs.encode({"a": "last"})
+    unknown = b"\x10\x07" + structs.encode({"b": True})
+    empty_value = b"\x0a\x05\x0a\x01c\x12\x00"
+    for data in (twice, unknown, empty_value):
+        assert structs.plain(_parsed(data)) == structs._encoder.decode(data)  # type: ignore[union-attr]
+
+
+@needs_c
+@pytest.mark.parametrize(
+    "data",
+    [b"\x0a", b"\x0a\x05\x0a\x01a", b"\x0a\x03\x0a\x01\xff", b"\x0b", b"\x0a\x02\x12\x80"],
+    ids=["no length", "past the end", "not UTF-8", "a group", "a cut varint"],
+)
+def test_the_c_reader_refuses_malformed_bytes(data: bytes) -> None:
+    with pytest.raises(ValueError, match=r"malformed|utf-8|decode"):
+        structs._encoder.decode(data)  # type: ignore[union-attr]
