@@ -135,11 +135,12 @@ def environment_config(name: str) -> dict[str, Any]:
     }
 
 
-def composite(index: int | None = None) -> dict[str, Any]:
+def composite(index: int | None = None, *, flavored: bool = True) -> dict[str, Any]:
     """The image-enhancer XR with the benchmark flavors; `index` makes a distinct actor."""
     [xr] = _load(EXAMPLES / "image-enhancer" / "xr.yaml")
     xr = copy.deepcopy(xr)
-    xr["spec"]["flavors"] = list(FLAVORS)
+    if flavored:
+        xr["spec"]["flavors"] = list(FLAVORS)
     xr["metadata"] |= {
         "uid": "0b7e8a3c-1d2f-4e5a-9b6c-7d8e9f0a1b2c",
         "resourceVersion": "987654",
