@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 from collections.abc import Callable
@@ -61,18 +62,30 @@ def judged(
     return (label, f, n, shown, goal.text, "met" if goal.met(value) else "**missed**", *ours)
 
 
+def _over(f: float, n: float) -> float:
+    """The ratio f / n, or NaN when n is nothing (too few calls for /proc's clock to tick)."""
+    return f / n if n else math.nan
+
+
+def _shown(value: float, spec: str, suffix: str = "") -> str:
+    return "-" if math.isnan(value) else f"{value:{spec}}{suffix}"
+
+
 def ratio_row(
     label: str, f: float, n: float, unit: str, target: str | None = None, o: float | None = None
 ) -> Row:
-    ours = NO_OURS if o is None else (f"{o:.3f} {unit}", f"{f / o:.2f}x")
-    return judged(label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", f"{f / n:.2f}x", target, f / n, ours)
+    ours = NO_OURS if o is None else (f"{o:.3f} {unit}", _shown(_over(f, o), ".2f", "x"))
+    ratio = _over(f, n)
+    shown = _shown(ratio, ".2f", "x")
+    return judged(label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", shown, target, ratio, ours)
 
 
 def share_row(
     label: str, f: float, n: float, target: str | None = None, o: float | None = None
 ) -> Row:
-    ours = NO_OURS if o is None else (f"{o:.0f} rps", f"{f / o:.0%}")
-    return judged(label, f"{f:.0f} rps", f"{n:.0f} rps", f"{f / n:.0%}", target, f / n, ours)
+    ours = NO_OURS if o is None else (f"{o:.0f} rps", _shown(_over(f, o), ".0%"))
+    share = _over(f, n)
+    return judged(label, f"{f:.0f} rps", f"{n:.0f} rps", _shown(share, ".0%"), target, share, ours)
 
 
 def steady_rows(function: Result, sdk: Result, ours: Result, calls: int, window: int) -> list[Row]:
@@ -224,12 +237,59 @@ def memory_rows(memory: dict[str, float], distinct: int) -> list[Row]:
     ]
 
 
-def _table(rows: list[Row]) -> list[str]:
-    return [
-        "| Measure | function-asya | SDK no-op | ratio | target | | no-op on our server | ratio |",
-        "|---|---|---|---|---|---|---|---|",
-        *(f"| {' | '.join(row)} |" for row in rows),
-    ]
+def alternative_rows(
+    mixes: dict[str, dict[str, dict[str, float]]], reconciles: int, fleet: int
+) -> list[Row]:
+    """The rows against go-templating + auto-ready: server CPU per reconcile in each mix.
+
+    Its table has no no-op columns: each row is its first six cells.
+    """
+    labels = {
+        "unchanged": (f"unchanged actor ({reconciles:,} reconciles of one)", None),
+        "changed": (f"changed actors ({reconciles:,} distinct, once each)", None),
+        "fleet": (f"fleet mix ({fleet:,} actors, 2 % changing)", "alternative fleet CPU"),
+    }
+    rows: list[Row] = []
+    for mix, (label, target) in labels.items():
+        if mix not in mixes:
+            continue
+        f, a = mixes[mix]["function-asya"], mixes[mix]["go-templating + auto-ready"]
+        rows.append(
+            ratio_row(
+                f"{label}: server CPU per reconcile",
+                f["cpu_per_reconcile_ms"],
+                a["cpu_per_reconcile_ms"],
+                "ms",
+                target,
+            )[:6]
+        )
+        rows.append(
+            judged(
+                f"{label}: calls per reconcile; the alternative's CPU by function",
+                f"{f['calls_per_reconcile']:.0f}",
+                f"{a['calls_per_reconcile']:.0f}; go-templating "
+                f"{a['function-go-templating_cpu_ms']:.3f} ms, auto-ready "
+                f"{a['function-auto-ready_cpu_ms']:.3f} ms",
+                "-",
+                None,
+                0,
+            )[:6]
+        )
+    return rows
+
+
+NOOP_HEADER = (
+    "| Measure | function-asya | SDK no-op | ratio | target | | no-op on our server | ratio |",
+    "|---|---|---|---|---|---|---|---|",
+)
+ALTERNATIVE_HEADER = (
+    "| Measure | function-asya | go-templating + auto-ready | ratio | target | |",
+    "|---|---|---|---|---|---|",
+)
+
+
+def _table(rows: list[Row], header: tuple[str, str] = NOOP_HEADER) -> list[str]:
+    return [*header, *(f"| {' | '.join(row)} |" for row in rows)]
 
 
 def report(
@@ -237,8 +297,10 @@ def report(
     tables: dict[str, list[Row]],
     per_actor: dict[int, float],
     payload: bytes,
+    against: list[Row] | None = None,
+    notes: list[str] | None = None,
 ) -> str:
-    """The report in Markdown: the main table, a table per request size, the scale table."""
+    """The report in Markdown: the main table, one per request size, the alternative, scale."""
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
         f"servers {'pinned to CPU 0, client on CPU 1' if PIN else 'unpinned'}; request {len(payload):,} bytes.",
@@ -247,6 +309,15 @@ def report(
         lines += ["", *_table(rows)]
     for title, table in tables.items():
         lines += ["", f"Request of {title}:", "", *_table(table)]
+    if against:
+        lines += [
+            "",
+            "Against the alternative (bench/go-templating), an actor without flavors:",
+            "",
+            *_table(against, ALTERNATIVE_HEADER),
+        ]
+    for note in notes or []:
+        lines += ["", note]
     if per_actor:
         sizes = sorted(per_actor)
         spread = max(per_actor.values()) / min(per_actor.values()) - 1
@@ -258,7 +329,8 @@ def report(
             "",
             f"Per-actor cost spread across sizes: {spread:.0%} (target: flat within 20%).",
         ]
-    verdicts = [row[5] for row in rows + [r for t in tables.values() for r in t] if row[5]]
+    judged_rows = rows + [r for t in tables.values() for r in t] + (against or [])
+    verdicts = [row[5] for row in judged_rows if row[5]]
     missed = sum(v != "met" for v in verdicts)
     lines += ["", f"Targets: {len(verdicts) - missed} met, {missed} missed."]
     return "\n".join(lines)

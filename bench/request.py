@@ -318,6 +318,7 @@ def request(
     heavy: bool = False,
     variant: int = 0,
     pods: int = 0,
+    flavored: bool = True,
 ) -> fnv1.RunFunctionRequest:
     """A RunFunctionRequest as Crossplane sends it on the second call of a reconcile.
 
@@ -329,9 +330,10 @@ def request(
         pods: the actor's Pods fetched alongside the flavors, as the function asks for them
             while its Deployment is not fully available (one of them is not ready, its
             runtime crash-looping).
+        flavored: with the benchmark's three flavors (else the example actor has none).
     """
     req = fnv1.RunFunctionRequest()
-    xr = composite(index)
+    xr = composite(index, flavored=flavored)
     if heavy:
         xr["spec"] |= copy.deepcopy(HEAVY_SPEC)
         xr["metadata"]["labels"] |= {f"team.example.com/label-{n}": f"v{n}" for n in range(6)}
@@ -349,7 +351,7 @@ def request(
     req.desired.composite.resource.update({"apiVersion": "asya.sh/v1alpha1", "kind": "XAsyncActor"})
     req.meta.tag = crossplane_tag(req)
     if resolved:
-        for name in FLAVORS:
+        for name in FLAVORS if flavored else ():
             req.required_resources[f"flavor-{name}"].items.add().resource.update(
                 environment_config(name)
             )

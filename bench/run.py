@@ -23,11 +23,13 @@ from typing import Any
 import grpc
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
+from bench import alternative
 from bench import request as bench_request
 from bench.fleet import fleet, memory_at_budget
 from bench.report import (
     Result,
     Row,
+    alternative_rows,
     cold_rows,
     fleet_rows,
     memory_rows,
@@ -54,7 +56,7 @@ from bench.servers import (
 )
 from function.cli.render import files, pipeline
 
-PHASES = ("steady", "sizes", "scale", "cold", "fleet", "memory")
+PHASES = ("steady", "sizes", "scale", "cold", "fleet", "memory", "alternative")
 # The request sizes of the `sizes` phase: the heavy actor with this many of its Pods
 # fetched alongside its flavors (as an unhealthy actor's request carries them).
 # The unhealthy actor of Actor health: 30 of its Pods fetched, as its Deployment is short.
@@ -276,6 +278,12 @@ def _arguments() -> argparse.Namespace:
         "--size-distinct", type=int, default=300, help="distinct requests per size's cold path"
     )
     parser.add_argument(
+        "--reconciles",
+        type=int,
+        default=1000,
+        help="reconciles of the alternative's unchanged and changed mixes (its fleet: --fleet)",
+    )
+    parser.add_argument(
         "--phases", default=",".join(PHASES), help=f"which to run, of {','.join(PHASES)}"
     )
     args = parser.parse_args()
@@ -295,6 +303,8 @@ def main() -> None:
     tables: dict[str, list[Row]] = {}
     raw: dict[str, Any] = {}
     per_actor: dict[int, float] = {}
+    against: list[Row] = []
+    notes: list[str] = []
     if "steady" in phases:
         sdk, ours, function = steady((*NOOPS, "function-asya"), payload, args)
         calls = calls_per_reconcile()
@@ -324,10 +334,19 @@ def main() -> None:
     if "memory" in phases:
         raw["memory"] = memory_at_budget(MEMORY_CACHE_MIB, args.memory_distinct)
         rows += memory_rows(raw["memory"], args.memory_distinct)
+    if "alternative" in phases:
+        if reason := alternative.missing():
+            notes.append(f"The alternative (go-templating + auto-ready) was skipped: {reason}.")
+        else:
+            raw["alternative"] = {
+                mix: alternative.measure(mix, args.fleet, args.reconciles, args.rounds)
+                for mix in alternative.MIXES
+            }
+            against = alternative_rows(raw["alternative"], args.reconciles, args.fleet)
     if "scale" in phases:
         per_actor = scale([int(s) for s in args.sizes.split(",")])
         raw["per_actor_ms"] = per_actor
-    print(report(rows, tables, per_actor, payload))
+    print(report(rows, tables, per_actor, payload, against, notes))
     print(f"\n(bench took {time.perf_counter() - began:.0f} s)")
     if args.json:
         Path(args.json).write_text(json.dumps(raw, indent=2))
