@@ -38,7 +38,16 @@ from crossplane.function.proto.v1beta1 import run_function_pb2 as fnv1beta1
 from google.protobuf import json_format, struct_pb2
 
 from bench import request as bench_request
-from bench.servers import BLOCK, GO_BIN, GO_FUNCTIONS, cpu_seconds, server_pid, start, stop
+from bench.servers import (
+    BETA_ONLY,
+    BLOCK,
+    GO_BIN,
+    GO_FUNCTIONS,
+    cpu_seconds,
+    server_pid,
+    start,
+    stop,
+)
 from function.cli.render import files, pipeline
 
 OURS = "function-asya"
@@ -89,7 +98,7 @@ def actor(index: int, variant: int = 0) -> Actor:
     xr = bench_request.composite(index, flavored=False)
     held = [bench_request.own_deployment(xr), bench_request.keda_hpa(xr)]
     held += _dead_letter_queues()
-    # The actor's own Deployment Object, as function-asya labels it.
+    # The actor's own Deployment Object, with the labels function-asya looks it up by.
     labelled = json_format.MessageToDict(req.observed.resources["deployment"].resource)
     labelled["metadata"] |= {
         "labels": {
@@ -121,9 +130,7 @@ class Side:
         ]
         self.channels = [grpc.aio.insecure_channel(address) for address in addresses.values()]
         self.callers: dict[str, pipeline.Caller] = {
-            server: (BetaCaller if server == "function-go-templating" else pipeline.Caller)(
-                channel, 10
-            )
+            server: (BetaCaller if server in BETA_ONLY else pipeline.Caller)(channel, 10)
             for server, channel in zip(addresses, self.channels, strict=True)
         }
         self.calls = 0
@@ -169,19 +176,16 @@ def _counting(sides: list[Side], running: dict[str, tuple[int, str]]) -> dict[st
 
 
 def measure(mix: str, actors: int, reconciles: int, rounds: int) -> dict[str, dict[str, float]]:
-    """Server CPU per reconcile of each side in one mix: unchanged, changed or fleet."""
-    servers = {server: side for side, names in SERVERS.items() for server in names}
-    with serving(list(servers)) as running:
-        return asyncio.run(_measure(mix, running, servers, actors, reconciles, rounds))
+    """Server CPU per reconcile of each side in one mix: unchanged, changed or fleet.
+
+    `reconciles` for the unchanged and changed mixes; `actors` and `rounds` for the fleet.
+    """
+    with serving([server for names in SERVERS.values() for server in names]) as running:
+        return asyncio.run(_measure(mix, running, actors, reconciles, rounds))
 
 
 async def _measure(
-    mix: str,
-    running: dict[str, tuple[int, str]],
-    servers: dict[str, str],
-    actors: int,
-    reconciles: int,
-    rounds: int,
+    mix: str, running: dict[str, tuple[int, str]], actors: int, reconciles: int, rounds: int
 ) -> dict[str, dict[str, float]]:
     sides = [
         Side(name, {server: running[server][1] for server in SERVERS[name]}) for name in SERVERS
@@ -191,11 +195,10 @@ async def _measure(
         await _turn(sides, [actor(1_000_000 + i) for i in range(WARM)], 0)
         if mix == "unchanged":
             one = actor(0)
-            turns = max(1, reconciles // BLOCK)
             before = _counting(sides, running)
-            for turn in range(turns):
-                await _turn(sides, [one] * BLOCK, turn)
-            counted = turns * BLOCK
+            for block in range(0, reconciles, BLOCK):
+                await _turn(sides, [one] * min(BLOCK, reconciles - block), block // BLOCK)
+            counted = reconciles
         elif mix == "changed":
             before = _counting(sides, running)
             for block in range(0, reconciles, BLOCK):
