@@ -81,7 +81,10 @@ class BetaCaller(pipeline.Caller):
         """Send the request as v1beta1 (the same wire format) and read the answer as v1."""
         beta = fnv1beta1.RunFunctionRequest.FromString(req.SerializeToString())
         rsp = await self.v1beta1.RunFunction(beta, timeout=self.timeout, wait_for_ready=True)
-        return fnv1.RunFunctionResponse.FromString(rsp.SerializeToString())
+        answer: fnv1.RunFunctionResponse = fnv1.RunFunctionResponse.FromString(
+            rsp.SerializeToString()
+        )
+        return answer
 
 
 @dataclass
