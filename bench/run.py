@@ -2,9 +2,10 @@
 
 Every ratio is to a no-op on the SDK's runtime (`bench.sdk_noop`); the no-op served by
 function-asya's own server code (`bench.noop`) runs beside it, so the report also shows
-what our server costs against the SDK's. Each server runs as its own process pinned to
-CPU 0 (when the machine has two or more), the client on CPU 1. Prints a Markdown
-report; `--json` also writes raw numbers.
+what our server costs against the SDK's. The `alternative` phase sets function-asya
+against go-templating + auto-ready (`bench.alternative`). Each server runs as its own
+process pinned to CPU 0 (when the machine has two or more), the client on CPU 1. Prints
+a Markdown report; `--json` also writes raw numbers.
 """
 
 from __future__ import annotations
