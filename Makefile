@@ -10,7 +10,7 @@ COMPOSITION ?= examples/composition.yaml
 FUNCTIONS ?= examples/functions.yaml
 RENDER_FLAGS ?= --required-resources examples/flavors --required-resources examples/platform --observed-resources examples/image-enhancer/observed/ready.yaml
 
-.PHONY: render test test-fast lint typecheck pytest serve package clean bench soak e2e-tools e2e
+.PHONY: render test test-fast lint typecheck pytest serve package clean bench bench-tools soak e2e-tools e2e
 
 # Installing says nothing on stdout (`make render > actor.yaml` is YAML on the first run too).
 $(BIN)/python:
@@ -78,6 +78,12 @@ clean:
 soak: $(DEV_STAMP)
 	$(BIN)/pytest soak -p no:cacheprovider -s $(PYTEST_ARGS)
 
-## Benchmark function-asya against a no-op function (about 6 minutes; BENCH_ARGS="--phases sizes" runs one part; see BENCHMARKS.md).
-bench: $(STAMP)
+## Benchmark function-asya against the SDK's no-op function and against go-templating + auto-ready
+## (BENCH_ARGS="--phases sizes" runs one part; see BENCHMARKS.md).
+bench: $(STAMP) bench-tools
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+## Build function-go-templating and function-auto-ready, the alternative pipeline the bench
+## measures, from Go modules into the per-machine cache, linked into .e2e/bin/.
+bench-tools:
+	@e2e/build-tools bench

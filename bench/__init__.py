@@ -1,1 +1,1 @@
-"""Benchmarks of function-asya against a no-op function on the same SDK."""
+"""Benchmarks of function-asya against the SDK's own no-op function, and against go-templating."""

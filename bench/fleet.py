@@ -12,13 +12,14 @@ from bench import request as bench_request
 from bench.servers import BLOCK, METHOD, cpu_seconds, rss_mib, server_pid, start, stop
 
 
-def fleet(names: tuple[str, str], actors: int, rounds: int, changed: float) -> dict[str, Any]:
+def fleet(names: tuple[str, ...], actors: int, rounds: int, changed: float) -> dict[str, Any]:
     """Actors reconciled in rounds, a fraction of them changed each round.
 
     Each round sends every actor once, tagged as Crossplane tags it (by content);
-    from round 2 on, `changed` of them carry new content (a new observed status). The two servers (the no-op, then function-asya with its debug
-    log) take the calls in turns, as in `cold`. Reports each server's CPU per
-    reconcile over rounds 2.., and the function's cache hit rate and memory.
+    from round 2 on, `changed` of them carry new content (a new observed status). The
+    servers (the no-ops, then function-asya with its debug log, last) take the calls
+    in turns, as in `cold`. Reports each server's CPU per reconcile over rounds 2..,
+    and the function's cache hit rate and memory.
     """
     import random
     import tempfile
@@ -28,7 +29,7 @@ def fleet(names: tuple[str, str], actors: int, rounds: int, changed: float) -> d
     with tempfile.NamedTemporaryFile(suffix=".log", delete=False) as handle:
         log_path = Path(handle.name)
     with log_path.open("wb") as log:
-        started = {names[0]: start(names[0]), names[1]: start(names[1], log)}
+        started = {name: start(name, log if name == names[-1] else None) for name in names}
         try:
             channels = {n: grpc.insecure_channel(a) for n, (_, a, _) in started.items()}
             calls = {n: c.unary_unary(METHOD) for n, c in channels.items()}
@@ -63,7 +64,7 @@ def fleet(names: tuple[str, str], actors: int, rounds: int, changed: float) -> d
         finally:
             for process, _, _ in started.values():
                 stop(process)
-    out[names[1]] |= cache_counts(log_path)
+    out[names[-1]] |= cache_counts(log_path)
     log_path.unlink(missing_ok=True)
     return out
 

@@ -7,8 +7,9 @@ and for 120 distinct benchmark requests after 20 warm-up ones, each run under
 put first on the path) with this checkout's requests.
 
 `--served` counts instead what each server process executes per distinct call, gRPC
-included, for function-asya and for the no-op: the cold path's ratio as the host does
-not move it (the client's and the kernel's share, alike for both, left out).
+included, for function-asya and for both no-ops (the SDK's, and ours on function-asya's
+server code), and prints function-asya's ratio to each: the cold path's ratio as the
+host does not move it (the client's and the kernel's share, alike for all, left out).
 
     python -m bench.instructions [--heavy] [--root DIR | --served]
 """
@@ -126,17 +127,18 @@ def main() -> None:
     parser.add_argument("--heavy", action="store_true", help="the heavy request")
     parser.add_argument("--root", help="a checkout of the project to measure instead")
     parser.add_argument(
-        "--served", action="store_true", help="each server process, function-asya and the no-op"
+        "--served", action="store_true", help="each server process, function-asya and the no-ops"
     )
     parser.add_argument("--run", type=int, help=argparse.SUPPRESS)  # the measured program
     args = parser.parse_args()
     if args.served:
         per_call = {}
-        for name in ("function-asya", "no-op"):
+        for name in ("function-asya", *servers.NOOPS):
             low, high = (served(name, n, heavy=args.heavy) for n in RUNS)
             per_call[name] = (high - low) / (RUNS[1] - RUNS[0])
             print(f"{name}: {per_call[name] / 1e6:.2f} M instructions per distinct served call")
-        print(f"ratio: {per_call['function-asya'] / per_call['no-op']:.2f}x")
+        for noop in servers.NOOPS:
+            print(f"ratio to the {noop}: {per_call['function-asya'] / per_call[noop]:.2f}x")
         return
     if args.run is not None:
         with open(os.devnull, "w") as sink:  # the "Flavors applied" lines

@@ -1,4 +1,7 @@
-"""A no-op function on the same SDK and server as function-asya: it returns the desired state unchanged."""
+"""A no-op served by function-asya's own server code: it returns the desired state unchanged.
+
+Beside the SDK's no-op (`bench.sdk_noop`) it shows what our server costs against the SDK's.
+"""
 
 from __future__ import annotations
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.servers import MEMORY_CACHE_MIB, PIN
+from bench.servers import MEMORY_CACHE_MIB, OUR_NOOP, PIN, SDK_NOOP
 
 MIB = 1024 * 1024
 Row = tuple[str, ...]
@@ -30,7 +31,8 @@ class Target:
     met: Callable[[float], bool]
 
 
-# Every target, once (Performance III): ratios to the no-op on the same request.
+# Every target, once (Performance III and IV): ratios to the SDK's no-op on the same
+# request, and to the alternative pipeline in the fleet.
 TARGETS = {
     "steady p50": Target("<= 1.3x", lambda ratio: ratio <= 1.3),
     "throughput at 8": Target(">= 70%", lambda share: share >= 0.70),
@@ -38,37 +40,72 @@ TARGETS = {
     "fleet CPU": Target("<= 1.5x", lambda ratio: ratio <= 1.5),
     "RSS growth": Target("< 2 MiB", lambda mib: mib < 2),
     "RSS after load": Target("<= +15 MiB", lambda mib: mib <= 15),
+    "alternative fleet CPU": Target("<= 1.0x", lambda ratio: ratio <= 1.0),
 }
+# A row's last two cells: the no-op on our server code, and function-asya's ratio to it.
+NO_OURS = ("-", "-")
 
 
-def judged(label: str, f: str, n: str, shown: str, target: str | None, value: float) -> Row:
+def judged(
+    label: str,
+    f: str,
+    n: str,
+    shown: str,
+    target: str | None,
+    value: float,
+    ours: tuple[str, str] = NO_OURS,
+) -> Row:
     """A row with its target and whether it was met (no target: none)."""
     if target is None:
-        return (label, f, n, shown, "-", "")
+        return (label, f, n, shown, "-", "", *ours)
     goal = TARGETS[target]
-    return (label, f, n, shown, goal.text, "met" if goal.met(value) else "**missed**")
+    return (label, f, n, shown, goal.text, "met" if goal.met(value) else "**missed**", *ours)
 
 
-def ratio_row(label: str, f: float, n: float, unit: str, target: str | None = None) -> Row:
-    return judged(label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", f"{f / n:.2f}x", target, f / n)
+def _over(f: float, n: float) -> float:
+    """The ratio f / n, or NaN when n is nothing (too few calls for /proc's clock to tick)."""
+    return f / n if n else math.nan
 
 
-def share_row(label: str, f: float, n: float, target: str | None = None) -> Row:
-    return judged(label, f"{f:.0f} rps", f"{n:.0f} rps", f"{f / n:.0%}", target, f / n)
+def _shown(value: float, spec: str, suffix: str = "") -> str:
+    return "-" if math.isnan(value) else f"{value:{spec}}{suffix}"
 
 
-def steady_rows(function: Result, noop: Result, calls: int, window: int) -> list[Row]:
+def ratio_row(
+    label: str, f: float, n: float, unit: str, target: str | None = None, o: float | None = None
+) -> Row:
+    ours = NO_OURS if o is None else (f"{o:.3f} {unit}", _shown(_over(f, o), ".2f", "x"))
+    ratio = _over(f, n)
+    shown = _shown(ratio, ".2f", "x")
+    return judged(label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", shown, target, ratio, ours)
+
+
+def share_row(
+    label: str, f: float, n: float, target: str | None = None, o: float | None = None
+) -> Row:
+    ours = NO_OURS if o is None else (f"{o:.0f} rps", _shown(_over(f, o), ".0%"))
+    share = _over(f, n)
+    return judged(label, f"{f:.0f} rps", f"{n:.0f} rps", _shown(share, ".0%"), target, share, ours)
+
+
+def steady_rows(function: Result, sdk: Result, ours: Result, calls: int, window: int) -> list[Row]:
     """The steady-state rows: one request repeated (cache hits)."""
-    f, n = function.numbers, noop.numbers
+    f, n, o = function.numbers, sdk.numbers, ours.numbers
+
+    def ratio(label: str, key: str, target: str | None = None) -> Row:
+        return ratio_row(label, f[key], n[key], "ms", target, o[key])
+
+    def share(label: str, key: str, target: str | None = None) -> Row:
+        return share_row(label, f[key], n[key], target, o[key])
+
     extra = f["rss_after_load_mib"] - n["rss_after_load_mib"]
+    cold = [x["cold_start_s"] * 1000 for x in (f, n, o)]
     return [
-        ratio_row(
-            "steady state p50 (one request repeated)", f["p50_ms"], n["p50_ms"], "ms", "steady p50"
-        ),
-        ratio_row("steady state p99", f["p99_ms"], n["p99_ms"], "ms"),
-        share_row("steady throughput, 8 in flight", f["rps_8"], n["rps_8"], "throughput at 8"),
-        share_row("steady throughput, 32 in flight", f["rps_32"], n["rps_32"]),
-        ratio_row("steady server CPU per call", f["cpu_per_call_ms"], n["cpu_per_call_ms"], "ms"),
+        ratio("steady state p50 (one request repeated)", "p50_ms", "steady p50"),
+        ratio("steady state p99", "p99_ms"),
+        share("steady throughput, 8 in flight", "rps_8", "throughput at 8"),
+        share("steady throughput, 32 in flight", "rps_32"),
+        ratio("steady server CPU per call", "cpu_per_call_ms"),
         judged(
             "RSS after load",
             f"{f['rss_after_load_mib']:.1f} MiB",
@@ -76,6 +113,10 @@ def steady_rows(function: Result, noop: Result, calls: int, window: int) -> list
             f"+{extra:.1f} MiB",
             "RSS after load",
             extra,
+            (
+                f"{o['rss_after_load_mib']:.1f} MiB",
+                f"+{f['rss_after_load_mib'] - o['rss_after_load_mib']:.1f} MiB",
+            ),
         ),
         judged(
             f"RSS growth, {window:,}-call windows (one request)",
@@ -84,15 +125,9 @@ def steady_rows(function: Result, noop: Result, calls: int, window: int) -> list
             "-",
             "RSS growth",
             f["rss_growth_mib"],
+            (f"{o['rss_growth_mib']:+.2f} MiB", "-"),
         ),
-        judged(
-            "cold start to first response",
-            f"{f['cold_start_s'] * 1000:.0f} ms",
-            f"{n['cold_start_s'] * 1000:.0f} ms",
-            f"{f['cold_start_s'] / n['cold_start_s']:.2f}x",
-            None,
-            0,
-        ),
+        ratio_row("cold start to first response", cold[0], cold[1], "ms", None, cold[2]),
         judged("calls per reconcile (3 flavors)", str(calls), "-", "-", None, 0),
     ]
 
@@ -101,14 +136,19 @@ def cold_rows(extra: dict[str, Any], distinct: int) -> list[Row]:
     """The cold path rows: distinct requests, each sent once."""
     rows: list[Row] = []
     for kind in ("cold", "cold_heavy"):
-        f, n = extra[kind]["function-asya"], extra[kind]["no-op"]
+        f, n, o = (extra[kind][name] for name in ("function-asya", SDK_NOOP, OUR_NOOP))
         label = f"cold path p50 ({distinct:,} distinct" + (
             ", heavy)" if kind == "cold_heavy" else ")"
         )
-        rows.append(ratio_row(label, f["p50_ms"], n["p50_ms"], "ms", "cold p50"))
+        rows.append(ratio_row(label, f["p50_ms"], n["p50_ms"], "ms", "cold p50", o["p50_ms"]))
         rows.append(
             ratio_row(
-                label.replace("p50", "CPU/call"), f["cpu_per_call_ms"], n["cpu_per_call_ms"], "ms"
+                label.replace("p50", "CPU/call"),
+                f["cpu_per_call_ms"],
+                n["cpu_per_call_ms"],
+                "ms",
+                None,
+                o["cpu_per_call_ms"],
             )
         )
     return rows
@@ -118,14 +158,29 @@ def size_rows(sizes: dict[str, dict[str, Any]]) -> dict[str, list[Row]]:
     """A table per request size: steady p50, throughput at 8 in flight, cold p50."""
     tables: dict[str, list[Row]] = {}
     for label, measured in sizes.items():
-        f, n = measured["function-asya"], measured["no-op"]
+        f, n, o = (measured[name] for name in ("function-asya", SDK_NOOP, OUR_NOOP))
         rows = [
-            ratio_row("steady state p50", f["p50_ms"], n["p50_ms"], "ms", "steady p50"),
-            share_row("steady throughput, 8 in flight", f["rps_8"], n["rps_8"], "throughput at 8"),
+            ratio_row(
+                "steady state p50", f["p50_ms"], n["p50_ms"], "ms", "steady p50", o["p50_ms"]
+            ),
+            share_row(
+                "steady throughput, 8 in flight",
+                f["rps_8"],
+                n["rps_8"],
+                "throughput at 8",
+                o["rps_8"],
+            ),
         ]
         if "cold_p50_ms" in f:
             rows.append(
-                ratio_row("cold path p50", f["cold_p50_ms"], n["cold_p50_ms"], "ms", "cold p50")
+                ratio_row(
+                    "cold path p50",
+                    f["cold_p50_ms"],
+                    n["cold_p50_ms"],
+                    "ms",
+                    "cold p50",
+                    o["cold_p50_ms"],
+                )
             )
         tables[f"{label} ({measured['bytes']:,} bytes)"] = rows
     return tables
@@ -133,7 +188,7 @@ def size_rows(sizes: dict[str, dict[str, Any]]) -> dict[str, list[Row]]:
 
 def fleet_rows(extra: dict[str, Any], actors: int) -> list[Row]:
     """The fleet rows: CPU per reconcile, and the cache's hits and memory."""
-    f, n = extra["fleet"]["function-asya"], extra["fleet"]["no-op"]
+    f, n, o = (extra["fleet"][name] for name in ("function-asya", SDK_NOOP, OUR_NOOP))
     # After the first round, which fills the cache with every actor's answer.
     later = f.get("hits", 0) + f.get("misses", 0) - actors
     return [
@@ -143,6 +198,7 @@ def fleet_rows(extra: dict[str, Any], actors: int) -> list[Row]:
             n["cpu_per_reconcile_ms"],
             "ms",
             "fleet CPU",
+            o["cpu_per_reconcile_ms"],
         ),
         judged(
             "fleet: cache hits / misses, cache memory",
@@ -160,6 +216,7 @@ def fleet_rows(extra: dict[str, Any], actors: int) -> list[Row]:
             f"+{f['rss_mib'] - n['rss_mib']:.1f} MiB",
             None,
             0,
+            (f"{o['rss_mib']:.1f} MiB", f"+{f['rss_mib'] - o['rss_mib']:.1f} MiB"),
         ),
     ]
 
@@ -180,12 +237,59 @@ def memory_rows(memory: dict[str, float], distinct: int) -> list[Row]:
     ]
 
 
-def _table(rows: list[Row]) -> list[str]:
-    return [
-        "| Measure | function-asya | no-op | ratio | target | |",
-        "|---|---|---|---|---|---|",
-        *(f"| {' | '.join(row)} |" for row in rows),
-    ]
+def alternative_rows(
+    mixes: dict[str, dict[str, dict[str, float]]], reconciles: int, fleet: int
+) -> list[Row]:
+    """The rows against go-templating + auto-ready: server CPU per reconcile in each mix.
+
+    Its table has no no-op columns: each row is its first six cells.
+    """
+    labels = {
+        "unchanged": (f"unchanged actor ({reconciles:,} reconciles of one)", None),
+        "changed": (f"changed actors ({reconciles:,} distinct, once each)", None),
+        "fleet": (f"fleet mix ({fleet:,} actors, 2 % changing)", "alternative fleet CPU"),
+    }
+    rows: list[Row] = []
+    for mix, (label, target) in labels.items():
+        if mix not in mixes:
+            continue
+        f, a = mixes[mix]["function-asya"], mixes[mix]["go-templating + auto-ready"]
+        rows.append(
+            ratio_row(
+                f"{label}: server CPU per reconcile",
+                f["cpu_per_reconcile_ms"],
+                a["cpu_per_reconcile_ms"],
+                "ms",
+                target,
+            )[:6]
+        )
+        rows.append(
+            judged(
+                f"{label}: calls per reconcile; the alternative's CPU by function",
+                f"{f['calls_per_reconcile']:.0f}",
+                f"{a['calls_per_reconcile']:.0f}; go-templating "
+                f"{a['function-go-templating_cpu_ms']:.3f} ms, auto-ready "
+                f"{a['function-auto-ready_cpu_ms']:.3f} ms",
+                "-",
+                None,
+                0,
+            )[:6]
+        )
+    return rows
+
+
+NOOP_HEADER = (
+    "| Measure | function-asya | SDK no-op | ratio | target | | no-op on our server | ratio |",
+    "|---|---|---|---|---|---|---|---|",
+)
+ALTERNATIVE_HEADER = (
+    "| Measure | function-asya | go-templating + auto-ready | ratio | target | |",
+    "|---|---|---|---|---|---|",
+)
+
+
+def _table(rows: list[Row], header: tuple[str, str] = NOOP_HEADER) -> list[str]:
+    return [*header, *(f"| {' | '.join(row)} |" for row in rows)]
 
 
 def report(
@@ -193,8 +297,10 @@ def report(
     tables: dict[str, list[Row]],
     per_actor: dict[int, float],
     payload: bytes,
+    against: list[Row] | None = None,
+    notes: list[str] | None = None,
 ) -> str:
-    """The report in Markdown: the main table, a table per request size, the scale table."""
+    """The report in Markdown: the main table, one per request size, the alternative, scale."""
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
         f"servers {'pinned to CPU 0, client on CPU 1' if PIN else 'unpinned'}; request {len(payload):,} bytes.",
@@ -203,6 +309,15 @@ def report(
         lines += ["", *_table(rows)]
     for title, table in tables.items():
         lines += ["", f"Request of {title}:", "", *_table(table)]
+    if against:
+        lines += [
+            "",
+            "Against the alternative (bench/go-templating), an actor without flavors:",
+            "",
+            *_table(against, ALTERNATIVE_HEADER),
+        ]
+    for note in notes or []:
+        lines += ["", note]
     if per_actor:
         sizes = sorted(per_actor)
         spread = max(per_actor.values()) / min(per_actor.values()) - 1
@@ -214,7 +329,8 @@ def report(
             "",
             f"Per-actor cost spread across sizes: {spread:.0%} (target: flat within 20%).",
         ]
-    verdicts = [row[-1] for row in rows + [r for t in tables.values() for r in t] if row[-1]]
+    judged_rows = rows + [r for t in tables.values() for r in t] + (against or [])
+    verdicts = [row[5] for row in judged_rows if row[5]]
     missed = sum(v != "met" for v in verdicts)
     lines += ["", f"Targets: {len(verdicts) - missed} met, {missed} missed."]
     return "\n".join(lines)

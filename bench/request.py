@@ -135,11 +135,12 @@ def environment_config(name: str) -> dict[str, Any]:
     }
 
 
-def composite(index: int | None = None) -> dict[str, Any]:
+def composite(index: int | None = None, *, flavored: bool = True) -> dict[str, Any]:
     """The image-enhancer XR with the benchmark flavors; `index` makes a distinct actor."""
     [xr] = _load(EXAMPLES / "image-enhancer" / "xr.yaml")
     xr = copy.deepcopy(xr)
-    xr["spec"]["flavors"] = list(FLAVORS)
+    if flavored:
+        xr["spec"]["flavors"] = list(FLAVORS)
     xr["metadata"] |= {
         "uid": "0b7e8a3c-1d2f-4e5a-9b6c-7d8e9f0a1b2c",
         "resourceVersion": "987654",
@@ -317,6 +318,7 @@ def request(
     heavy: bool = False,
     variant: int = 0,
     pods: int = 0,
+    flavored: bool = True,
 ) -> fnv1.RunFunctionRequest:
     """A RunFunctionRequest as Crossplane sends it on the second call of a reconcile.
 
@@ -328,9 +330,10 @@ def request(
         pods: the actor's Pods fetched alongside the flavors, as the function asks for them
             while its Deployment is not fully available (one of them is not ready, its
             runtime crash-looping).
+        flavored: with the benchmark's three flavors (else the example actor has none).
     """
     req = fnv1.RunFunctionRequest()
-    xr = composite(index)
+    xr = composite(index, flavored=flavored)
     if heavy:
         xr["spec"] |= copy.deepcopy(HEAVY_SPEC)
         xr["metadata"]["labels"] |= {f"team.example.com/label-{n}": f"v{n}" for n in range(6)}
@@ -348,7 +351,7 @@ def request(
     req.desired.composite.resource.update({"apiVersion": "asya.sh/v1alpha1", "kind": "XAsyncActor"})
     req.meta.tag = crossplane_tag(req)
     if resolved:
-        for name in FLAVORS:
+        for name in FLAVORS if flavored else ():
             req.required_resources[f"flavor-{name}"].items.add().resource.update(
                 environment_config(name)
             )

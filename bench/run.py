@@ -1,7 +1,11 @@
-"""`make bench`: function-asya against a no-op function on the same SDK, in one run.
+"""`make bench`: function-asya against the SDK's own no-op function, in one run.
 
-Each server runs as its own process pinned to CPU 0 (when the machine has two or
-more), the client on CPU 1. Prints a Markdown report; `--json` also writes raw numbers.
+Every ratio is to a no-op on the SDK's runtime (`bench.sdk_noop`); the no-op served by
+function-asya's own server code (`bench.noop`) runs beside it, so the report also shows
+what our server costs against the SDK's. The `alternative` phase sets function-asya
+against go-templating + auto-ready (`bench.alternative`). Each server runs as its own
+process pinned to CPU 0 (when the machine has two or more), the client on CPU 1. Prints
+a Markdown report; `--json` also writes raw numbers.
 """
 
 from __future__ import annotations
@@ -20,11 +24,13 @@ from typing import Any
 import grpc
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
+from bench import alternative
 from bench import request as bench_request
 from bench.fleet import fleet, memory_at_budget
 from bench.report import (
     Result,
     Row,
+    alternative_rows,
     cold_rows,
     fleet_rows,
     memory_rows,
@@ -36,7 +42,10 @@ from bench.servers import (
     BLOCK,
     MEMORY_CACHE_MIB,
     METHOD,
+    NOOPS,
+    OUR_NOOP,
     PIN,
+    SDK_NOOP,
     concurrent,
     cpu_seconds,
     percentile,
@@ -48,7 +57,7 @@ from bench.servers import (
 )
 from function.cli.render import files, pipeline
 
-PHASES = ("steady", "sizes", "scale", "cold", "fleet", "memory")
+PHASES = ("steady", "sizes", "scale", "cold", "fleet", "memory", "alternative")
 # The request sizes of the `sizes` phase: the heavy actor with this many of its Pods
 # fetched alongside its flavors (as an unhealthy actor's request carries them).
 # The unhealthy actor of Actor health: 30 of its Pods fetched, as its Deployment is short.
@@ -222,7 +231,7 @@ def scale(sizes: list[int]) -> dict[int, float]:
 
 def sizes(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """Steady state and cold path on requests of about 10, 120 and 200 KB, side by side."""
-    names = ("no-op", "function-asya")
+    names = (*NOOPS, "function-asya")
     shapes = {"10 KB": {"heavy": False, "pods": 0}} | {
         label: {"heavy": True, "pods": pods} for label, pods in SIZES.items()
     }
@@ -270,6 +279,12 @@ def _arguments() -> argparse.Namespace:
         "--size-distinct", type=int, default=300, help="distinct requests per size's cold path"
     )
     parser.add_argument(
+        "--reconciles",
+        type=int,
+        default=1000,
+        help="reconciles of the alternative's unchanged and changed mixes (its fleet: --fleet)",
+    )
+    parser.add_argument(
         "--phases", default=",".join(PHASES), help=f"which to run, of {','.join(PHASES)}"
     )
     args = parser.parse_args()
@@ -289,11 +304,18 @@ def main() -> None:
     tables: dict[str, list[Row]] = {}
     raw: dict[str, Any] = {}
     per_actor: dict[int, float] = {}
+    against: list[Row] = []
+    notes: list[str] = []
     if "steady" in phases:
-        noop, function = steady(("no-op", "function-asya"), payload, args)
+        sdk, ours, function = steady((*NOOPS, "function-asya"), payload, args)
         calls = calls_per_reconcile()
-        rows += steady_rows(function, noop, calls, args.window)
-        raw |= {"function": function.numbers, "noop": noop.numbers, "calls_per_reconcile": calls}
+        rows += steady_rows(function, sdk, ours, calls, args.window)
+        raw |= {
+            "function": function.numbers,
+            SDK_NOOP: sdk.numbers,
+            OUR_NOOP: ours.numbers,
+            "calls_per_reconcile": calls,
+        }
     if "sizes" in phases:
         raw["sizes"] = sizes(args)
         tables = size_rows(raw["sizes"])
@@ -303,19 +325,29 @@ def main() -> None:
                 bench_request.request(i, heavy=heavy).SerializeToString()
                 for i in range(args.distinct)
             ]
-            raw[kind] = cold(("no-op", "function-asya"), payloads)
+            raw[kind] = cold((*NOOPS, "function-asya"), payloads)
         rows += cold_rows(raw, args.distinct)
     if "fleet" in phases:
-        fleets = fleet(("no-op", "function-asya (debug)"), args.fleet, args.rounds, 0.02)
-        raw["fleet"] = {"no-op": fleets["no-op"], "function-asya": fleets["function-asya (debug)"]}
+        fleets = fleet((*NOOPS, "function-asya (debug)"), args.fleet, args.rounds, 0.02)
+        fleets["function-asya"] = fleets.pop("function-asya (debug)")
+        raw["fleet"] = fleets
         rows += fleet_rows(raw, args.fleet)
     if "memory" in phases:
         raw["memory"] = memory_at_budget(MEMORY_CACHE_MIB, args.memory_distinct)
         rows += memory_rows(raw["memory"], args.memory_distinct)
+    if "alternative" in phases:
+        if reason := alternative.missing():
+            notes.append(f"The alternative (go-templating + auto-ready) was skipped: {reason}.")
+        else:
+            raw["alternative"] = {
+                mix: alternative.measure(mix, args.fleet, args.reconciles, args.rounds)
+                for mix in alternative.MIXES
+            }
+            against = alternative_rows(raw["alternative"], args.reconciles, args.fleet)
     if "scale" in phases:
         per_actor = scale([int(s) for s in args.sizes.split(",")])
         raw["per_actor_ms"] = per_actor
-    print(report(rows, tables, per_actor, payload))
+    print(report(rows, tables, per_actor, payload, against, notes))
     print(f"\n(bench took {time.perf_counter() - began:.0f} s)")
     if args.json:
         Path(args.json).write_text(json.dumps(raw, indent=2))

@@ -21,13 +21,26 @@ BIN = Path(sys.executable).parent
 MEMORY_CACHE_MIB = 16
 PIN = shutil.which("taskset") is not None and (os.cpu_count() or 1) >= 2
 METHOD = "/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction"
+BETA_METHOD = "/apiextensions.fn.proto.v1beta1.FunctionRunnerService/RunFunction"
+# The Go functions of the alternative pipeline, built by `make bench-tools` (e2e/build-tools bench).
+GO_BIN = bench_request.ROOT / ".e2e" / "bin"
+GO_FUNCTIONS = ("function-go-templating", "function-auto-ready")
+# Served on the v1beta1 service only (its Go SDK predates v1): Crossplane would try v1
+# first on every call and fall back; the bench calls v1beta1 directly, so the refusal is
+# not charged to it.
+BETA_ONLY = {"function-go-templating"}
 # Calls each server takes in its turn when two are measured side by side.
 BLOCK = 50
+# The floor every ratio is judged against: a no-op on the SDK's own runtime.
+SDK_NOOP = "no-op (SDK)"
+# A no-op served by function-asya's own server code: the SDK's runtime against ours.
+OUR_NOOP = "no-op (our server)"
+NOOPS = (SDK_NOOP, OUR_NOOP)
 
 
 def command(name: str, address: str) -> list[str]:
     serve = [str(BIN / "function-asya"), "serve", "--insecure", "--address", address]
-    base = {
+    commands = {
         "function-asya": serve,
         # The full path on every call: the cold path, and the cache's floor.
         "function-asya (no cache)": [*serve, "--cache-size", "0"],
@@ -40,9 +53,16 @@ def command(name: str, address: str) -> list[str]:
             "--cache-size",
             str(MEMORY_CACHE_MIB),
         ],
-        "no-op": [sys.executable, "-m", "bench.noop", "--address", address],
-    }[name]
+        SDK_NOOP: [sys.executable, "-m", "bench.sdk_noop", "--address", address],
+        OUR_NOOP: [sys.executable, "-m", "bench.noop", "--address", address],
+    } | {go: [str(GO_BIN / go), "--insecure", "--address", address] for go in GO_FUNCTIONS}
+    base = commands[name]
     return (["taskset", "-c", "0"] if PIN else []) + base
+
+
+def method(name: str) -> str:
+    """The RunFunction method a server is called on."""
+    return BETA_METHOD if name in BETA_ONLY else METHOD
 
 
 def free_port() -> int:
@@ -67,7 +87,7 @@ def start(name: str, log: Any = None) -> tuple[subprocess.Popen[bytes], str, flo
             raise SystemExit(f"{name} exited with {process.returncode} before answering")
         try:
             with grpc.insecure_channel(address) as channel:
-                call = channel.unary_unary(METHOD)
+                call = channel.unary_unary(method(name))
                 call(probe, timeout=0.5)
             return process, address, time.perf_counter() - began
         except grpc.RpcError:

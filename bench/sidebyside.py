@@ -1,8 +1,8 @@
 """What a change does to a miss, whatever the host does: two checkouts side by side in one cold run.
 
 Runs the cold path (`run.cold`) with three servers taking turns: this checkout, another
-one (its `function` package first on its server's path) and the no-op, and prints each
-one's p50, its ratio to the no-op's and its server's CPU per call. The host's drift
+one (its `function` package first on its server's path) and the SDK's no-op, and prints
+each one's p50, its ratio to the no-op's and its server's CPU per call. The host's drift
 lands on all three alike, so the two checkouts' difference is the change's. The other
 checkout gets this one's built C encoder when their encoder sources are the same;
 otherwise build it there first.
@@ -20,7 +20,7 @@ from pathlib import Path
 from bench import request as bench_request
 from bench import run, servers
 
-THIS, OTHER, NOOP = "function-asya", "other checkout", "no-op"
+THIS, OTHER, NOOP = "function-asya", "other checkout", servers.SDK_NOOP
 
 
 def _share_encoder(root: Path) -> None:
