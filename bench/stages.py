@@ -87,7 +87,7 @@ def _measure(spent: dict[str, float], calls: int, *, heavy: bool) -> dict[str, f
         began = time.thread_time()
         received = request.receive(payload)
         spent["receive the request"] = time.thread_time() - began
-        if received.untagged is None:
+        if received.meta is None:
             raise SystemExit(f"benchmark request {index} cannot be read")
         answers.answer(received)
         spent["total"] = time.thread_time() - began

@@ -506,12 +506,186 @@ static PyObject *decode_one(PyObject *module, PyObject *data) {
     return reader_of(data, &in) < 0 ? NULL : decode_value(&in);
 }
 
+/* ---------------------------------------------------------------- canonical bytes */
+
+/* A message's bytes with every map's entries in one order, for the response cache's
+ * key. Crossplane's Go marshaller writes map entries in a random order, so the same
+ * content comes as different bytes from call to call; protobuf's deterministic
+ * serialisation would need the whole message decoded first. Here the bytes are
+ * reordered without decoding, by a layout function/codec/canonical.py builds from the
+ * descriptors: a list indexed by field number, holding a message field's layout (a
+ * list), a map field's one-tuple of its entries' layout (a list, or None for entries
+ * taken as they are), or None for bytes taken as they are. In the outermost message
+ * only the fields whose layout is not None are kept. A map's entries follow the
+ * message's other fields, sorted by their bytes; every field keeps its length, so a
+ * nested message's canonical bytes are as long as its own. */
+
+#define MAX_CANONICAL_DEPTH 100
+
+typedef struct {
+    Py_ssize_t offset; /* in the output */
+    Py_ssize_t size;
+    int entry;         /* a map entry, sorted after the other fields */
+} Span;
+
+/* What one call shares across every message it reorders: the output, a scratch copy
+ * of the message being reordered, and a stack of spans (each message's on top). */
+typedef struct {
+    Buffer out;
+    Buffer scratch;
+    Span *spans;
+    Py_ssize_t count;
+    Py_ssize_t room;
+} Canonical;
+
+static const char *sorting_base; /* the scratch the comparison reads (one call at a time: the GIL) */
+
+static int compare_spans(const void *a, const void *b) {
+    const Span *x = a, *y = b;
+    Py_ssize_t common = x->size < y->size ? x->size : y->size;
+    int order = memcmp(sorting_base + x->offset, sorting_base + y->offset, (size_t)common);
+    if (order != 0) {
+        return order;
+    }
+    return (x->size > y->size) - (x->size < y->size);
+}
+
+static int put_raw(Buffer *out, const unsigned char *from, const unsigned char *to) {
+    Py_ssize_t size = to - from;
+    if (reserve(out, size) < 0) {
+        return -1;
+    }
+    memcpy(out->data + out->len, from, (size_t)size);
+    out->len += size;
+    return 0;
+}
+
+static int push_span(Canonical *c, Py_ssize_t offset, int entry) {
+    if (c->count == c->room) {
+        Py_ssize_t room = c->room ? 2 * c->room : 64;
+        Span *grown = PyMem_Realloc(c->spans, (size_t)room * sizeof(Span));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        c->spans = grown;
+        c->room = room;
+    }
+    c->spans[c->count++] = (Span){offset, c->out.len - offset, entry};
+    return 0;
+}
+
+/* Put a message's map entries after its other fields, sorted: its fields are the
+ * spans from `first` on, written one after another from `start`. */
+static int reorder(Canonical *c, Py_ssize_t start, Py_ssize_t first) {
+    Py_ssize_t size = c->out.len - start, entries = 0;
+    for (Py_ssize_t i = first; i < c->count; i++) {
+        entries += c->spans[i].entry;
+    }
+    if (entries == 0 || (entries == 1 && c->spans[c->count - 1].entry)) {
+        return 0; /* already in order */
+    }
+    c->scratch.len = 0;
+    if (reserve(&c->scratch, size) < 0) {
+        return -1;
+    }
+    memcpy(c->scratch.data, c->out.data + start, (size_t)size);
+    Span *spans = c->spans + first;
+    Py_ssize_t n = c->count - first, at = start, kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++) { /* the other fields first, in their order */
+        spans[i].offset -= start;
+        if (!spans[i].entry) {
+            memcpy(c->out.data + at, c->scratch.data + spans[i].offset, (size_t)spans[i].size);
+            at += spans[i].size;
+        } else {
+            spans[kept++] = spans[i];
+        }
+    }
+    sorting_base = c->scratch.data;
+    qsort(spans, (size_t)kept, sizeof(Span), compare_spans);
+    for (Py_ssize_t i = 0; i < kept; i++) {
+        memcpy(c->out.data + at, c->scratch.data + spans[i].offset, (size_t)spans[i].size);
+        at += spans[i].size;
+    }
+    return 0;
+}
+
+static int canonical_message(Canonical *c, Reader *in, PyObject *layout, int depth, int top) {
+    if (depth > MAX_CANONICAL_DEPTH) {
+        PyErr_SetString(PyExc_ValueError, "protobuf bytes nested too deeply");
+        return -1;
+    }
+    Py_ssize_t start = c->out.len, first = c->count;
+    while (in->at < in->end) {
+        const unsigned char *field = in->at;
+        uint64_t tag;
+        if (read_varint(in, &tag) < 0) {
+            return -1;
+        }
+        uint64_t number = tag >> 3;
+        PyObject *sub = number < (uint64_t)PyList_GET_SIZE(layout) ? PyList_GET_ITEM(layout, number)
+                                                                  : Py_None; /* borrowed */
+        Py_ssize_t offset = c->out.len;
+        Reader body;
+        int entry = PyTuple_Check(sub);
+        PyObject *nested = entry ? PyTuple_GET_ITEM(sub, 0) : sub;
+        if ((tag & 7) != 2 || !PyList_Check(nested)) {
+            if (skip_field(in, tag) < 0) {
+                return -1;
+            }
+            if (top && sub == Py_None) {
+                continue; /* the outermost message keeps only the fields named */
+            }
+            if (put_raw(&c->out, field, in->at) < 0) {
+                return -1;
+            }
+        } else {
+            if (read_nested(in, &body) < 0) {
+                return -1;
+            }
+            /* The tag and the length as they came: the body keeps its length. */
+            if (put_raw(&c->out, field, body.at) < 0 ||
+                canonical_message(c, &body, nested, depth + 1, 0) < 0) {
+                return -1;
+            }
+        }
+        if (push_span(c, offset, entry) < 0) {
+            return -1;
+        }
+    }
+    int failed = reorder(c, start, first);
+    c->count = first; /* pop this message's spans */
+    return failed;
+}
+
+static PyObject *canonical(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "canonical(data: bytes, layout: list)");
+        return NULL;
+    }
+    Reader in;
+    if (reader_of(args[0], &in) < 0) {
+        return NULL;
+    }
+    Canonical c = {{NULL, 0, 0}, {NULL, 0, 0}, NULL, 0, 0};
+    PyObject *result = NULL;
+    if (canonical_message(&c, &in, args[1], 0, 1) == 0) {
+        result = PyBytes_FromStringAndSize(c.out.data ? c.out.data : "", c.out.len);
+    }
+    PyMem_Free(c.out.data);
+    PyMem_Free(c.scratch.data);
+    PyMem_Free(c.spans);
+    return result;
+}
+
 /* ---------------------------------------------------------------- module */
 
 static PyMethodDef methods[] = {
     {"encode", encode, METH_O, "A dict as a Struct's wire bytes (see function.codec.structs)."},
     {"decode", decode, METH_O, "A Struct's wire bytes as a dict (see function.codec.structs)."},
     {"decode_value", decode_one, METH_O, "A Value's wire bytes as plain data (see function.codec.structs)."},
+    {"canonical", (PyCFunction)(void (*)(void))canonical, METH_FASTCALL,
+     "A message's bytes with its maps' entries sorted (see function.serving.question)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -16,13 +16,12 @@ costs a miss, never a wrong answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from google.protobuf import message
 
 from function import cache
-from function.serving.request import Received
+from function.codec import canonical
+from function.serving.request import UNTAGGED_FIELDS, Received, Untagged
 
 KEY_BYTES = 32  # a SHA-256 digest
 
@@ -30,33 +29,33 @@ KEY_BYTES = 32  # a SHA-256 digest
 def of_tag(received: Received) -> bytes | None:
     """The key of a tagged request: its tag, capabilities, context and what was fetched.
 
-    None for an untagged request.
+    None for an untagged request, or one whose fetched part cannot be read.
     """
-    untagged = received.untagged
-    if untagged is None or not untagged.meta.tag:
+    meta = received.meta
+    if meta is None or not meta.tag:
         return None
+    try:
+        fetched = _fetched(received.data)
+    except (ValueError, message.DecodeError):
+        return None  # decoding the whole request says why
     return cache.digest_of(
-        [
-            b"tag",
-            untagged.meta.tag.encode(),
-            ",".join(str(c) for c in untagged.meta.capabilities).encode(),
-            # Whether the context is there at all, and what it holds.
-            b"context" if untagged.HasField("context") else b"",
-            untagged.context.SerializeToString(deterministic=True),
-            *_entries(untagged.extra_resources),
-            b"required",
-            *_entries(untagged.required_resources),
-            b"schemas",
-            *_entries(untagged.required_schemas),
-        ]
+        [b"tag", meta.tag.encode(), ",".join(str(c) for c in meta.capabilities).encode(), fetched]
     )
 
 
-def _entries(fetched: Any) -> Iterator[bytes]:
-    for key in sorted(fetched):
-        yield key.encode()
-        # Deterministic: map entries in key order (Crossplane's Go marshaller's order is random).
-        yield fetched[key].SerializeToString(deterministic=True)
+# The context and what was fetched, with every map's entries sorted (Crossplane's Go
+# marshaller writes them in a random order), read in the bytes by the C codec where it
+# was built; else decoded and serialised deterministically.
+_UNTAGGED_LAYOUT = canonical.layout(fnv1.RunFunctionRequest.DESCRIPTOR, UNTAGGED_FIELDS)
+
+
+def _fetched(data: bytes) -> bytes:
+    found = canonical.canonical(data, _UNTAGGED_LAYOUT)
+    if found is None:
+        part = Untagged.FromString(data)
+        part.DiscardUnknownFields()  # the rest of the request, as it came: the tag covers it
+        found = part.SerializeToString(deterministic=True)
+    return found
 
 
 def of_content(request: fnv1.RunFunctionRequest) -> bytes:

@@ -1,4 +1,4 @@
-"""A request's bytes read: in part for the cache's key, whole to answer, or why they cannot be.
+"""A request's bytes read: its meta for the cache's key, whole to answer, or why they cannot be.
 
 gRPC would answer a request protobuf cannot decode with a status code and no word
 of the cause; Crossplane would show only that. Here it becomes a Fatal result that
@@ -61,37 +61,36 @@ def _part_of_request(name: str, fields: tuple[str, ...]) -> Any:
 
 
 MetaOnly = _part_of_request("MetaOnly", ("meta",))
-# What Crossplane's tag does not cover: the meta (which holds it), and what the
-# requirements loop changes after the tag was computed (question.py says why).
-Untagged = _part_of_request(
-    "Untagged", ("meta", "context", "extra_resources", "required_resources", "required_schemas")
-)
+# What Crossplane's tag does not cover: what the requirements loop changes after the
+# tag was computed (question.py says why).
+UNTAGGED_FIELDS = ("context", "extra_resources", "required_resources", "required_schemas")
+Untagged = _part_of_request("Untagged", UNTAGGED_FIELDS)
 
 
 @dataclass(frozen=True)
 class Received:
-    """A request's bytes as gRPC handed them over, and the part the response cache's key reads.
+    """A request's bytes as gRPC handed them over, and its meta, which holds the tag.
 
     The whole request is decoded only when it must be answered anew.
     """
 
     data: bytes
-    # None when even that part cannot be read: decoding the whole says why.
-    untagged: Any
+    # None when even that cannot be read: decoding the whole says why.
+    meta: fnv1.RequestMeta | None
 
     @property
     def tag(self) -> str:
         """The request's tag ('' when none or unreadable)."""
-        return str(self.untagged.meta.tag) if self.untagged is not None else ""
+        return str(self.meta.tag) if self.meta is not None else ""
 
 
 def receive(data: bytes) -> Received:
-    """Take a request's bytes in, reading only what the response cache's key needs."""
+    """Take a request's bytes in, reading only its meta."""
     try:
-        untagged = Untagged.FromString(data)
+        meta: fnv1.RequestMeta = MetaOnly.FromString(data).meta
     except message.DecodeError:
-        untagged = None
-    return Received(data, untagged)
+        return Received(data, None)
+    return Received(data, meta)
 
 
 @dataclass(frozen=True)
@@ -120,8 +119,5 @@ def decode(data: bytes) -> fnv1.RunFunctionRequest | Undecodable:
 
 
 def _meta_of(data: bytes) -> fnv1.RequestMeta:
-    try:
-        meta: fnv1.RequestMeta = MetaOnly.FromString(data).meta
-    except message.DecodeError:
-        return fnv1.RequestMeta()
-    return meta
+    meta = receive(data).meta
+    return meta if meta is not None else fnv1.RequestMeta()

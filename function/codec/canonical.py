@@ -1,0 +1,79 @@
+"""A message's bytes with every map's entries in one order: the same content, the same bytes.
+
+Crossplane's Go marshaller writes map entries in a random order, so two calls with the
+same content arrive as different bytes. protobuf's deterministic serialisation sorts
+them, but only after the whole message is decoded; the C codec (`_structwire.c`)
+sorts them in the bytes themselves, at a fraction of that cost, guided by a layout
+read once from the message's descriptor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from types import ModuleType
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+_codec: ModuleType | None
+try:
+    from function.codec import _structwire as _codec
+except ImportError:  # built without a C compiler (setup.py)
+    _codec = None
+
+Layout = list[Any]
+
+
+def layout(message: Descriptor, fields: Collection[str]) -> Layout:
+    """The layout of `fields` of a message, for `canonical`: what is a message, what a map.
+
+    A list indexed by field number: a message field holds its message's layout, a map
+    field a one-tuple of its entries' layout (None where the values are scalars),
+    anything else None. Layouts of recursive messages (a Struct's Values hold
+    Structs) hold themselves.
+    """
+    known: dict[str, Layout] = {}
+    return _numbered({f.number: _field(f, known) for f in message.fields if f.name in fields})
+
+
+def _numbered(by_number: dict[int, Any], into: Layout | None = None) -> Layout:
+    found = into if into is not None else []
+    found[:] = [by_number.get(n) for n in range(max(by_number, default=0) + 1)]
+    return found
+
+
+def _message(message: Descriptor, known: dict[str, Layout]) -> Layout:
+    if message.full_name not in known:
+        # Known before its fields are read: a field of its own type finds it.
+        found: Layout = []
+        known[message.full_name] = found
+        fields = [f for f in message.fields if f.type == FieldDescriptor.TYPE_MESSAGE]
+        _numbered({f.number: _field(f, known) for f in fields}, into=found)
+    return known[message.full_name]
+
+
+def _field(field: FieldDescriptor, known: dict[str, Layout]) -> Any:
+    if field.type != FieldDescriptor.TYPE_MESSAGE:
+        return None
+    entry = field.message_type
+    if entry.GetOptions().map_entry:
+        # An entry whose value holds no message is taken as it is.
+        value = entry.fields_by_name["value"]
+        if value.message_type is None:
+            return (None,)
+        return (_numbered({value.number: _message(value.message_type, known)}),)
+    return _message(entry, known)
+
+
+def canonical(data: bytes, fields: Layout) -> bytes | None:
+    """The named fields of a message's bytes, every map's entries sorted (None without the C codec).
+
+    Equal for two encodings of the same content that differ only in map order.
+
+    Raises:
+        ValueError: for bytes protobuf could not decode either.
+    """
+    if _codec is None:
+        return None
+    sorted_bytes: bytes = _codec.canonical(data, fields)
+    return sorted_bytes
