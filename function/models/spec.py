@@ -5,26 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    field_validator,
-    model_validator,
-)
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from function import durations
 from function.models import names, pod, timeouts
 from function.models.metrics import Metrics
+from function.models.pod import PullPolicy
+from function.models.resiliency import Resiliency
 from function.models.scaling import INT32_MAX, Scaling
+from function.models.scheduling import LabelKey, LabelValue, Toleration
 from function.models.spec_base import SpecSection
 
-PullPolicy = Literal["Always", "IfNotPresent", "Never"]
 # Fields that say what the actor is or which flavors it uses; flavors cannot set them.
 INFRASTRUCTURE_FIELDS = ("actor", "transport", "flavors")
 MAX_FLAVORS = 8
+# A flavor's name is at least this long: the XRD says so, and so does reading the XR
+# (models/xr.py), which refuses each rule of the list before any flavor is looked up.
+MIN_FLAVOR_NAME = 3
 MAX_STATE_PROXY_NAME = 63 - len(pod.CONNECTOR_PREFIX)
 
 
@@ -50,33 +46,6 @@ class EnvVar(SpecSection):
 # An image as the API server takes it in a pod.
 Image = Annotated[str, _held_to(names.is_image, names.IMAGE_WORDS)]
 
-# Checked by pydantic's own patterns; provenance says what a mismatch means.
-LabelKey = Annotated[str, StringConstraints(pattern=names.LABEL_KEY)]
-LabelValue = Annotated[str, StringConstraints(pattern=names.LABEL_VALUE)]
-
-
-class Toleration(SpecSection):
-    """A pod toleration, typed and checked as the API server takes it (its value is a string)."""
-
-    key: Annotated[str, StringConstraints(pattern=names.TOLERATION_KEY)] | None = None
-    # Empty means Equal, as an empty effect means every effect: the API server takes both.
-    operator: Literal["Exists", "Equal", ""] | None = None
-    value: str | None = None
-    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute", ""] | None = None
-    toleration_seconds: int | None = Field(None, ge=-(2**63), le=2**63 - 1)  # int64
-
-    @model_validator(mode="after")
-    def _as_the_api_server_takes_it(self) -> Toleration:
-        if not self.key and self.operator != "Exists":
-            raise ValueError("a toleration without a key matches every taint: operator Exists")
-        if self.toleration_seconds is not None and self.effect != "NoExecute":
-            raise ValueError("tolerationSeconds is for effect NoExecute only")
-        if self.operator == "Exists" and self.value:
-            raise ValueError("operator Exists takes no value")
-        if self.operator != "Exists" and (problem := names.label_value_problem(self.value or "")):
-            raise ValueError(problem)
-        return self
-
 
 class NameValue(SpecSection):
     """A plain name/value environment variable (sidecar and connector env)."""
@@ -97,51 +66,6 @@ class SecretRef(SpecSection):
 
     secret_name: Annotated[str, _held_to(names.is_object_name, names.OBJECT_NAME_WORDS)]
     keys: list[SecretKey] = Field(min_length=1)
-
-
-class Policy(SpecSection):
-    """A retry policy of the sidecar."""
-
-    max_attempts: int | None = Field(None, ge=1)
-    backoff: Literal["constant", "linear", "exponential"] | None = None
-    initial_delay: str | None = None
-    max_interval: str | None = None
-    max_duration: str | None = None
-    jitter: bool | None = None
-    on_exhausted: list[str] | None = None
-
-
-class Rule(SpecSection):
-    """Which errors a policy applies to."""
-
-    errors: list[str] = Field(min_length=1)
-    policy: str = Field(min_length=1)
-
-
-class Resiliency(SpecSection):
-    """Retries and timeouts applied by the sidecar."""
-
-    policies: dict[str, Policy] = Field(default_factory=dict)
-    rules: list[Rule] = Field(default_factory=list)
-    actor_timeout: str | None = None
-
-    @field_validator("actor_timeout")
-    @classmethod
-    def _a_go_duration(cls, value: str | None) -> str | None:
-        # The sidecar would refuse to start on anything else: refused here instead.
-        if value is None:
-            return value
-        try:
-            seconds = durations.go_duration_seconds(value)
-        except durations.TooLongError:
-            raise ValueError(
-                f"must be within {durations.LONGEST} (about 292 years) either way"
-            ) from None
-        except ValueError:
-            raise ValueError("must be a duration such as 30s, 5m or 1h30m") from None
-        if seconds <= 0:
-            raise ValueError("must be longer than zero")
-        return value
 
 
 class SidecarImage(SpecSection):
