@@ -45,10 +45,3 @@ def crd() -> dict[str, Any]:
             ],
         },
     }
-
-
-if __name__ == "__main__":
-    import yaml
-
-    print("# Generated from function/models/input.py: python -m function.models.input_crd")
-    print(yaml.safe_dump(crd(), sort_keys=False), end="")

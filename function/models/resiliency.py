@@ -32,7 +32,10 @@ class Rule(SpecSection):
 class Resiliency(SpecSection):
     """Retries and timeouts applied by the sidecar."""
 
-    policies: dict[str, Policy] = Field(default_factory=dict)
+    policies: dict[str, Policy] = Field(
+        default_factory=dict,
+        description='Retry policies by name; "default" applies to unmatched errors.',
+    )
     rules: list[Rule] = Field(default_factory=list)
     actor_timeout: str | None = None
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
-from function.models import names
+from function.models import crd_schema, names
 from function.models.spec_base import SpecSection
 
 # Checked by pydantic's own patterns; provenance says what a mismatch means.
@@ -16,6 +16,10 @@ LabelValue = Annotated[str, StringConstraints(pattern=names.LABEL_VALUE)]
 
 class Toleration(SpecSection):
     """A pod toleration, typed and checked as the API server takes it (its value is a string)."""
+
+    # The XRD keeps a toleration's unknown fields for the function to refuse by name, as
+    # it always has (pruned, they would vanish without a word).
+    model_config = ConfigDict(json_schema_extra=crd_schema.KEEP_UNKNOWN_FIELDS)
 
     key: Annotated[str, StringConstraints(pattern=names.TOLERATION_KEY)] | None = None
     # Empty means Equal, as an empty effect means every effect: the API server takes both.
