@@ -17,6 +17,8 @@ from typing import Any
 from pydantic.config import JsonDict
 
 KEEP_UNKNOWN_FIELDS: JsonDict = {"x-kubernetes-preserve-unknown-fields": True}
+# A float64 holds every integer up to this one exactly.
+_EXACT_IN_FLOAT = 2**53
 
 # Copied as they are, in this order, after the description and type.
 _VALUE_KEYWORDS = ("enum", "format", "minimum", "maximum", "minLength", "maxLength", "pattern")
@@ -74,6 +76,12 @@ def _node(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     if out["type"] is None:
         raise ValueError(f"a schema without a type: {node}")
     out.update((key, node[key]) for key in _VALUE_KEYWORDS if key in node)
+    for bound in ("minimum", "maximum"):
+        if abs(out.get(bound, 0)) > _EXACT_IN_FLOAT:
+            # The API server holds a bound as a float64: an int64's own bounds come back
+            # as no integer, and it refuses every value held to them (measured against
+            # kube-apiserver 1.36, with tolerationSeconds). Such a bound is the model's.
+            del out[bound]
     if "items" in node:
         out["items"] = _node(node["items"], defs)
     out.update((key, node[key]) for key in _LIST_KEYWORDS if key in node)

@@ -63,6 +63,19 @@ def test_a_model_becomes_a_structural_schema() -> None:
     assert got == want, "-want, +got"
 
 
+class Int64(BaseModel):
+    """Bounds an int64 has anyway."""
+
+    seconds: int = Field(0, ge=-(2**63), le=2**63 - 1)
+    replicas: int = Field(1, ge=1, le=2**31 - 1)
+
+
+def test_a_bound_the_api_server_cannot_read_as_an_integer_is_left_to_the_model() -> None:
+    properties = crd_schema.of(Int64.model_json_schema())["properties"]
+    assert properties["seconds"] == {"type": "integer"}
+    assert properties["replicas"] == {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
+
+
 class Unsaid(BaseModel):
     """A rule a structural schema has no word for."""
 
