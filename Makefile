@@ -10,7 +10,7 @@ COMPOSITION ?= examples/composition.yaml
 FUNCTIONS ?= examples/functions.yaml
 RENDER_FLAGS ?= --required-resources examples/flavors --required-resources examples/platform --observed-resources examples/image-enhancer/observed/ready.yaml
 
-.PHONY: render test test-fast lint typecheck pytest serve package clean bench bench-tools soak e2e-tools e2e
+.PHONY: render test test-fast lint typecheck pytest generate serve package clean bench bench-tools soak e2e-tools e2e
 
 # Installing says nothing on stdout (`make render > actor.yaml` is YAML on the first run too).
 $(BIN)/python:
@@ -66,6 +66,10 @@ pytest: $(DEV_STAMP)
 ## The inner loop: lint, types and every test not marked slow (no subprocesses or sockets).
 test-fast: $(DEV_STAMP) lint typecheck
 	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
+
+## Write the files generated from the models: both XRDs (xrd/) and the Input's CRD (package/input/).
+generate: $(STAMP)
+	$(BIN)/python -m function.models.generate
 
 ## Serve the function for `crossplane render` with examples/functions.yaml.
 serve: $(STAMP)

@@ -92,7 +92,7 @@ class Sidecar(Settings):
     """The Asya sidecar and how the runtime is wired to it."""
 
     image: Image = "ghcr.io/deliveryhero/asya-sidecar:latest"
-    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
+    image_pull_policy: pod.PullPolicy = "IfNotPresent"
     socket_dir: AbsolutePath = "/var/run/asya"
     runtime_config_map: ObjectName = "asya-runtime"
     runtime_mount_path: AbsolutePath = "/opt/asya/asya_runtime.py"

@@ -29,7 +29,9 @@ class CustomMetric(SpecSection):
     type: Literal["counter", "gauge", "histogram"]
     help: str = ""
     labels: list[LabelName] = Field(default_factory=list)
-    buckets: list[FiniteFloat] = Field(default_factory=list)
+    buckets: list[FiniteFloat] = Field(
+        default_factory=list, description="Histogram buckets, ascending."
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> CustomMetric:
@@ -47,8 +49,13 @@ class CustomMetric(SpecSection):
 class Metrics(SpecSection):
     """The sidecar's metrics endpoint (on by default) and the actor's custom metrics."""
 
-    enabled: bool = True
-    custom: list[CustomMetric] = Field(default_factory=list)
+    enabled: bool = Field(
+        True, description="Serve metrics and label the pods asya.sh/metrics. Default: true."
+    )
+    custom: list[CustomMetric] = Field(
+        default_factory=list,
+        description="Metrics the handler reports through the sidecar (ASYA_CUSTOM_METRICS).",
+    )
 
     @model_validator(mode="after")
     def _named_once(self) -> Metrics:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 Loc = tuple[str | int, ...]
 
@@ -29,6 +29,9 @@ SIDECAR = "asya-sidecar"
 CONNECTOR_PREFIX = "asya-state-proxy-"
 # User containers may not start with it (the platform's containers all do).
 RESERVED_CONTAINER_PREFIX = "asya-"
+# How a container the platform renders pulls its image: the runtime's, the sidecar's, a
+# connector's. Never empty (Kubernetes' own default by the image tag is not offered).
+PullPolicy = Literal["Always", "IfNotPresent", "Never"]
 
 SOCKET_VOLUME = "socket-dir"
 TMP_VOLUME = "tmp"

@@ -5,26 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    field_validator,
-    model_validator,
-)
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from function import durations
-from function.models import names, pod, timeouts
+from function.models import crd_schema, names, pod, timeouts
 from function.models.metrics import Metrics
+from function.models.pod import PullPolicy
+from function.models.resiliency import Resiliency
 from function.models.scaling import INT32_MAX, Scaling
+from function.models.scheduling import LabelKey, LabelValue, Toleration
 from function.models.spec_base import SpecSection
 
-PullPolicy = Literal["Always", "IfNotPresent", "Never"]
 # Fields that say what the actor is or which flavors it uses; flavors cannot set them.
 INFRASTRUCTURE_FIELDS = ("actor", "transport", "flavors")
 MAX_FLAVORS = 8
+# A flavor's name is at least this long: the XRD says so, and so does reading the XR
+# (models/xr.py), which refuses each rule of the list before any flavor is looked up.
+MIN_FLAVOR_NAME = 3
 MAX_STATE_PROXY_NAME = 63 - len(pod.CONNECTOR_PREFIX)
 
 
@@ -47,35 +43,12 @@ class EnvVar(SpecSection):
     value_from: dict[str, Any] | None = None
 
 
+# The XRD says these are not empty; the rest of their rule (`_held_to`) is the model's.
+_NOT_EMPTY = Field(json_schema_extra={"minLength": 1})
 # An image as the API server takes it in a pod.
-Image = Annotated[str, _held_to(names.is_image, names.IMAGE_WORDS)]
-
-# Checked by pydantic's own patterns; provenance says what a mismatch means.
-LabelKey = Annotated[str, StringConstraints(pattern=names.LABEL_KEY)]
-LabelValue = Annotated[str, StringConstraints(pattern=names.LABEL_VALUE)]
-
-
-class Toleration(SpecSection):
-    """A pod toleration, typed and checked as the API server takes it (its value is a string)."""
-
-    key: Annotated[str, StringConstraints(pattern=names.TOLERATION_KEY)] | None = None
-    # Empty means Equal, as an empty effect means every effect: the API server takes both.
-    operator: Literal["Exists", "Equal", ""] | None = None
-    value: str | None = None
-    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute", ""] | None = None
-    toleration_seconds: int | None = Field(None, ge=-(2**63), le=2**63 - 1)  # int64
-
-    @model_validator(mode="after")
-    def _as_the_api_server_takes_it(self) -> Toleration:
-        if not self.key and self.operator != "Exists":
-            raise ValueError("a toleration without a key matches every taint: operator Exists")
-        if self.toleration_seconds is not None and self.effect != "NoExecute":
-            raise ValueError("tolerationSeconds is for effect NoExecute only")
-        if self.operator == "Exists" and self.value:
-            raise ValueError("operator Exists takes no value")
-        if self.operator != "Exists" and (problem := names.label_value_problem(self.value or "")):
-            raise ValueError(problem)
-        return self
+Image = Annotated[str, _NOT_EMPTY, _held_to(names.is_image, names.IMAGE_WORDS)]
+# A Secret's name, a PriorityClass's: an object name.
+ObjectName = Annotated[str, _NOT_EMPTY, _held_to(names.is_object_name, names.OBJECT_NAME_WORDS)]
 
 
 class NameValue(SpecSection):
@@ -88,60 +61,15 @@ class NameValue(SpecSection):
 class SecretKey(SpecSection):
     """One Secret key exposed as an environment variable."""
 
-    key: Annotated[str, _held_to(names.is_config_key, names.CONFIG_KEY_WORDS)]
+    key: Annotated[str, _NOT_EMPTY, _held_to(names.is_config_key, names.CONFIG_KEY_WORDS)]
     env_var: str = Field(min_length=1)
 
 
 class SecretRef(SpecSection):
     """Keys of one Secret mapped to environment variables."""
 
-    secret_name: Annotated[str, _held_to(names.is_object_name, names.OBJECT_NAME_WORDS)]
+    secret_name: ObjectName
     keys: list[SecretKey] = Field(min_length=1)
-
-
-class Policy(SpecSection):
-    """A retry policy of the sidecar."""
-
-    max_attempts: int | None = Field(None, ge=1)
-    backoff: Literal["constant", "linear", "exponential"] | None = None
-    initial_delay: str | None = None
-    max_interval: str | None = None
-    max_duration: str | None = None
-    jitter: bool | None = None
-    on_exhausted: list[str] | None = None
-
-
-class Rule(SpecSection):
-    """Which errors a policy applies to."""
-
-    errors: list[str] = Field(min_length=1)
-    policy: str = Field(min_length=1)
-
-
-class Resiliency(SpecSection):
-    """Retries and timeouts applied by the sidecar."""
-
-    policies: dict[str, Policy] = Field(default_factory=dict)
-    rules: list[Rule] = Field(default_factory=list)
-    actor_timeout: str | None = None
-
-    @field_validator("actor_timeout")
-    @classmethod
-    def _a_go_duration(cls, value: str | None) -> str | None:
-        # The sidecar would refuse to start on anything else: refused here instead.
-        if value is None:
-            return value
-        try:
-            seconds = durations.go_duration_seconds(value)
-        except durations.TooLongError:
-            raise ValueError(
-                f"must be within {durations.LONGEST} (about 292 years) either way"
-            ) from None
-        except ValueError:
-            raise ValueError("must be a duration such as 30s, 5m or 1h30m") from None
-        if seconds <= 0:
-            raise ValueError("must be longer than zero")
-        return value
 
 
 class SidecarImage(SpecSection):
@@ -164,7 +92,7 @@ class Tracing(SpecSection):
     """OpenTelemetry export of the sidecar."""
 
     endpoint: str | None = None
-    protocol: str | None = None
+    protocol: str | None = Field(None, description="http for HTTP/protobuf; empty for gRPC.")
 
 
 class Mount(SpecSection):
@@ -177,7 +105,7 @@ class Connector(SpecSection):
     """The container that backs a state proxy."""
 
     image: Image
-    image_pull_policy: PullPolicy = "IfNotPresent"
+    image_pull_policy: PullPolicy = Field("IfNotPresent", description="Default: IfNotPresent.")
     env: list[NameValue] = Field(default_factory=list)
     resources: dict[str, Any] | None = None
 
@@ -188,8 +116,14 @@ class StateProxy(SpecSection):
     # Its connector container is `asya-state-proxy-<name>`, which must fit in 63.
     name: str = Field(min_length=1, max_length=MAX_STATE_PROXY_NAME, pattern=names.DNS_LABEL)
     mount: Mount
-    write_mode: Literal["buffered", "passthrough"] = "buffered"
+    write_mode: Literal["buffered", "passthrough"] = Field(
+        "buffered", description="Default: buffered."
+    )
     connector: Connector
+
+
+_RESERVED = pod.RESERVED_CONTAINER_PREFIX
+_RESERVED_WORDS = f"container names starting with '{_RESERVED}' are reserved for internal use"
 
 
 class NamedContainer(BaseModel):
@@ -197,62 +131,118 @@ class NamedContainer(BaseModel):
 
     model_config = ConfigDict(extra="allow", frozen=True, strict=True)
 
-    name: str = Field(min_length=1)
+    # The API server refuses a reserved name when the actor is applied; the function a
+    # flavor's, which no API server sees.
+    name: str = Field(
+        min_length=1,
+        json_schema_extra=crd_schema.cel(f"!self.startsWith('{_RESERVED}')", _RESERVED_WORDS),
+    )
 
     @field_validator("name")
     @classmethod
     def _not_reserved(cls, name: str) -> str:
-        if name.startswith(pod.RESERVED_CONTAINER_PREFIX):
-            raise ValueError(
-                f"container names starting with '{pod.RESERVED_CONTAINER_PREFIX}' are reserved "
-                "for internal use"
-            )
+        if name.startswith(_RESERVED):
+            raise ValueError(_RESERVED_WORDS)
         return name
 
 
 class PullSecret(SpecSection):
     """An image pull Secret of the actor's namespace, by name (a LocalObjectReference)."""
 
-    name: Annotated[str, _held_to(names.is_object_name, names.OBJECT_NAME_WORDS)]
+    name: ObjectName
 
 
+# The resolved spec every later stage reads; its docstring and field descriptions are
+# the XRD's (what `kubectl explain` shows).
 class Spec(SpecSection):
-    """The resolved AsyncActor spec every later stage reads."""
+    """An Asya actor, its image and handler, and the flavors it builds on."""
 
-    actor: str = Field(min_length=1, max_length=names.MAX_LABEL, pattern=names.DNS_LABEL)
-    flavors: list[str] = Field(default_factory=list, max_length=MAX_FLAVORS)
-    image: Image
-    image_pull_policy: PullPolicy = "IfNotPresent"
-    handler: str = Field(min_length=1)
-    python_executable: str = Field("python3", min_length=1)
-    replicas: int = Field(1, ge=1, le=INT32_MAX)  # a Deployment's replicas are int32
-    env: list[EnvVar] = Field(default_factory=list)
-    resources: dict[str, Any] = Field(default_factory=dict)
+    actor: str = Field(
+        min_length=1,
+        max_length=names.MAX_LABEL,
+        pattern=names.DNS_LABEL,
+        description="The actor's name; names its queue and every object. A DNS label.",
+    )
+    # Read (and refused) with the XR (models/xr.py): the XRD says the same.
+    flavors: list[Annotated[str, Field(json_schema_extra={"minLength": MIN_FLAVOR_NAME})]] = Field(
+        default_factory=list,
+        max_length=MAX_FLAVORS,
+        json_schema_extra={"x-kubernetes-list-type": "set"},
+        description="Flavors (EnvironmentConfigs published by the platform team) merged under "
+        f"the actor's own settings, in this order. At most {MAX_FLAVORS}.",
+    )
+    image: Image = Field(description="The image with the handler code.")
+    image_pull_policy: PullPolicy = Field(
+        "IfNotPresent", description="Pull policy of the runtime container. Default: IfNotPresent."
+    )
+    handler: str = Field(
+        min_length=1,
+        description="The handler, as module.function or module.Class.method (ASYA_HANDLER).",
+    )
+    python_executable: str = Field(
+        "python3",
+        min_length=1,
+        description="Python binary that starts the runtime. Default: python3.",
+    )
+    replicas: int = Field(
+        1,
+        ge=1,
+        le=INT32_MAX,  # a Deployment's replicas are int32
+        description="Fixed replica count when scaling is disabled. Default: 1.",
+    )
+    env: list[EnvVar] = Field(
+        default_factory=list, description="Environment variables of the runtime container."
+    )
+    resources: dict[str, Any] = Field(
+        default_factory=dict, description="Resource requests and limits of the runtime container."
+    )
     tolerations: list[Toleration] = Field(default_factory=list)
     # Label values: strings (a YAML `true` is not "true").
     node_selector: dict[LabelKey, LabelValue] = Field(default_factory=dict)
     volumes: list[dict[str, Any]] = Field(default_factory=list)
-    volume_mounts: list[dict[str, Any]] = Field(default_factory=list)
+    volume_mounts: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Mounts of the runtime container (name, mountPath, subPath, readOnly).",
+    )
     init_containers: list[NamedContainer] = Field(default_factory=list)
     sidecars: list[NamedContainer] = Field(default_factory=list)
-    scaling: Scaling = Field(default_factory=Scaling)
+    scaling: Scaling = Field(
+        default_factory=Scaling, description="KEDA autoscaling on the queue's length."
+    )
     resiliency: Resiliency | None = None
-    sidecar: Sidecar | None = None
+    sidecar: Sidecar | None = Field(
+        None, description="Overrides of the Asya sidecar for this actor."
+    )
     tracing: Tracing | None = None
     state_proxy: list[StateProxy] = Field(default_factory=list)
     secret_refs: list[SecretRef] = Field(default_factory=list)
     # Passed into the pod as they are (held to their Kubernetes types' schemas), with the
     # names Helm charts use: the runtime container's securityContext and envFrom, the pod's.
-    security_context: dict[str, Any] | None = None
-    env_from: list[dict[str, Any]] = Field(default_factory=list)
-    pod_security_context: dict[str, Any] | None = None
-    image_pull_secrets: list[PullSecret] = Field(default_factory=list)
-    affinity: dict[str, Any] | None = None
-    topology_spread_constraints: list[dict[str, Any]] = Field(default_factory=list)
-    priority_class_name: (
-        Annotated[str, _held_to(names.is_object_name, names.OBJECT_NAME_WORDS)] | None
-    ) = None
-    metrics: Metrics = Field(default_factory=Metrics)
+    security_context: dict[str, Any] | None = Field(
+        None, description="The runtime container's securityContext (a Kubernetes SecurityContext)."
+    )
+    env_from: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="The runtime container's envFrom (Kubernetes EnvFromSources).",
+    )
+    pod_security_context: dict[str, Any] | None = Field(
+        None, description="The pod's securityContext (a Kubernetes PodSecurityContext)."
+    )
+    image_pull_secrets: list[PullSecret] = Field(
+        default_factory=list, description="The pod's image pull Secrets, by name."
+    )
+    affinity: dict[str, Any] | None = Field(
+        None, description="The pod's affinity (a Kubernetes Affinity)."
+    )
+    topology_spread_constraints: list[dict[str, Any]] = Field(
+        default_factory=list, description="The pod's topology spread constraints."
+    )
+    priority_class_name: ObjectName | None = Field(None, description="The pod's PriorityClass.")
+    metrics: Metrics = Field(
+        default_factory=Metrics,
+        description="The sidecar's Prometheus metrics (on by default, port metrics) and the "
+        "handler's custom ones.",
+    )
 
     @property
     def actor_timeout_seconds(self) -> float:

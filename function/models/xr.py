@@ -7,7 +7,7 @@ from typing import Any
 
 from function.errors import InputError
 from function.models import names
-from function.models.spec import MAX_FLAVORS
+from function.models.spec import MAX_FLAVORS, MIN_FLAVOR_NAME
 
 CLAIM_NAMESPACE_LABEL = "crossplane.io/claim-namespace"
 CLAIM_NAME_LABEL = "crossplane.io/claim-name"
@@ -90,10 +90,11 @@ def _flavors(spec: dict[str, Any]) -> tuple[str, ...]:
         raise InputError(
             f"invalid actor spec: flavors: at most {MAX_FLAVORS} flavors, got {len(raw)}"
         )
-    short = [n for n in raw if len(n) < 3]
+    short = [n for n in raw if len(n) < MIN_FLAVOR_NAME]
     if short:
         raise InputError(
-            f"invalid actor spec: flavors: names must have 3 or more characters: {', '.join(short)}"
+            f"invalid actor spec: flavors: names must have {MIN_FLAVOR_NAME} or more characters: "
+            + ", ".join(short)
         )
     # Such a flavor can never exist: refuse it now rather than wait for it forever.
     impossible = [n for n in raw if not names.is_object_name(n)]

@@ -9,7 +9,9 @@ trips is left to the API server, whose refusal the status reports (SPEC §6.0).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
+
+from function.models import pod
 
 # Kubernetes type → (the schema it adds, what each of its properties must be; what the
 # object as a whole must be under "", after "must be").
@@ -83,7 +85,8 @@ RULES: Rules = {
     "Container": (
         {
             "properties": {
-                "imagePullPolicy": {"enum": [None, "", "Always", "IfNotPresent", "Never"]}
+                # A user's container may leave it empty, as Kubernetes lets it.
+                "imagePullPolicy": {"enum": [None, "", *get_args(pod.PullPolicy)]}
             }
         },
         {"imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)"},

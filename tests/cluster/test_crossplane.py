@@ -19,9 +19,11 @@ from typing import Any
 
 import pytest
 
+from function.models.xr import CROSSPLANE_MACHINERY
 from tests import support
 from tests.cluster import rig
 from tests.cluster.conftest import COMPOSED_CRDS, CROSSPLANE_CRDS, served_crd
+from tests.golden.cases import CASES
 
 EXAMPLES = support.ROOT / "examples"
 FORMS = {
@@ -335,3 +337,86 @@ def test_deleting_the_actor_deletes_its_objects(cluster: Cluster) -> None:
         return True
 
     rig.eventually(gone, 120, "the actor's composed objects deleted")
+
+
+# Rules of the XRD the API server applies itself: CEL, which no Python validator reads
+# (the function applies the same rules to what a flavor sets).
+XRD_REFUSES = [
+    ({"sidecars": [{"name": "asya-extra", "image": "x:1"}]}, "reserved for internal use"),
+    ({"initContainers": [{"name": "asya-init", "image": "x:1"}]}, "reserved for internal use"),
+    ({"scaling": {"advanced": {"formula": "queue"}}}, "formula requires target"),
+    ({"scaling": {"advanced": {"formula": ""}}}, "formula requires target"),
+]
+# A field of every kind the XRD types (its typed tolerations, triggers and node labels too).
+EVERY_KIND_OF_FIELD = {
+    "imagePullPolicy": "Always",
+    "replicas": 2,
+    "env": [
+        {"name": "A", "value": "1"},
+        {"name": "B", "valueFrom": {"fieldRef": {"fieldPath": "x"}}},
+    ],
+    "tolerations": [
+        {"key": "gpu", "operator": "Exists", "effect": "NoSchedule"},
+        {
+            "key": "k",
+            "operator": "Equal",
+            "value": "v",
+            "effect": "NoExecute",
+            "tolerationSeconds": 30,
+        },
+        {"operator": "Exists"},
+    ],
+    "nodeSelector": {"cloud.google.com/gke-spot": "true", "empty": ""},
+    "sidecars": [{"name": "proxy", "image": "p:1", "ports": [{"containerPort": 9000}]}],
+    "scaling": {
+        "minReplicaCount": 1,
+        "maxReplicaCount": 2147483647,
+        "pinnedReplicas": 0,
+        "advanced": {"formula": "queue", "target": "5", "metricType": "Value"},
+        "additionalTriggers": [
+            {
+                "type": "cpu",
+                "name": "cpu",
+                "metricType": "Utilization",
+                "metadata": {"value": "60"},
+                "authenticationRef": {"name": "auth", "kind": "ClusterTriggerAuthentication"},
+            }
+        ],
+    },
+    "resiliency": {
+        "policies": {"default": {"maxAttempts": 3}},
+        "rules": [{"errors": ["x"], "policy": "default"}],
+    },
+    "metrics": {"custom": [{"name": "tokens_total", "type": "counter", "labels": ["model"]}]},
+    "priorityClassName": "high",
+    "imagePullSecrets": [{"name": "registry"}],
+}
+
+
+def _actor(spec: dict[str, Any]) -> dict[str, Any]:
+    """An actor of this spec, named after it."""
+    metadata = {"name": spec["actor"], "namespace": NAMESPACE}
+    return {"apiVersion": API, "kind": "AsyncActor", "metadata": metadata, "spec": spec}
+
+
+def _minimal(actor: str, **spec: Any) -> dict[str, Any]:
+    return {"actor": actor, "image": "x:1", "handler": "x.handle", **spec}
+
+
+@pytest.mark.parametrize(("spec", "said"), XRD_REFUSES, ids=[s for _, s in XRD_REFUSES])
+def test_the_xrd_refuses_a_reserved_name_and_a_formula_without_target(
+    cluster: Cluster, spec: dict[str, Any], said: str
+) -> None:
+    with pytest.raises(rig.KubeError) as refused:
+        cluster.kube.apply(_actor(_minimal("refused", **spec)), dry_run=True)
+    assert refused.value.code == 422
+    assert said in str(refused.value)
+
+
+def test_the_xrd_takes_every_kind_of_field_and_every_examples_spec(cluster: Cluster) -> None:
+    cluster.kube.apply(_actor(_minimal("every-field", **EVERY_KIND_OF_FIELD)), dry_run=True)
+    examples = {support.ROOT / case.xr for case in CASES} | set(EXAMPLES.glob("*/claim.yaml"))
+    for path in sorted(examples):
+        for example in rig.read_documents(path):
+            spec = {k: v for k, v in example["spec"].items() if k not in CROSSPLANE_MACHINERY}
+            cluster.kube.apply(_actor(spec), dry_run=True)
