@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from function import pipeline as fn
+from function import runner as fn
 from function.compose.status import Phase
 from function.models import names, pod, xrd
 from function.models import spec as spec_model
