@@ -67,9 +67,11 @@ pytest: $(DEV_STAMP)
 test-fast: $(DEV_STAMP) lint typecheck
 	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 
-## Write the files generated from the models: both XRDs (xrd/) and the Input's CRD (package/input/).
+## Write the files generated from the models: both XRDs (xrd/), the Input's CRD (package/input/)
+## and docs/flavors.md's table of how each list merges (from the merge rules).
 generate: $(STAMP)
 	$(BIN)/python -m function.models.generate
+	$(BIN)/python -m function.resolve.merge_table
 
 ## Serve the function for `crossplane render` with examples/functions.yaml.
 serve: $(STAMP)

@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from function.models import spec as spec_model
-from function.resolve import merge, merge_rules, paths
+from function.resolve import merge, merge_rules, merge_table, paths
 from tests.support import ROOT
 
 
@@ -40,35 +40,10 @@ def test_every_list_of_the_model_has_a_rule_and_every_rule_names_a_list() -> Non
     assert model_list_paths() == set(merge_rules.LIST_RULES)
 
 
-def readme_rows() -> list[tuple[str, str, str]]:
-    text = (ROOT / "docs" / "flavors.md").read_text()
-    block = text.split("<!-- list-rules -->")[1].split("<!-- /list-rules -->")[0]
-    rows = [line.strip().strip("|").split("|") for line in block.splitlines() if "`" in line]
-    return [tuple(cell.strip() for cell in row) for row in rows]  # type: ignore[misc]
-
-
-def described(pattern: merge_rules.Pattern, rule: merge_rules.ListRule) -> tuple[str, str, str]:
-    """The README row a rule must have."""
-    name = paths.dotted(
-        [paths.Item("*") if key == "*" else key for key in pattern]  # `[*]` for any item
-    )
-    if rule.identity is None:
-        how = "appended, the actor's first" if rule.actor_first else "appended"
-        return f"`{name}`", how, "exact duplicates dropped"
-    if rule.merge_items:
-        [(inner, inner_rule)] = [
-            (p, r)
-            for p, r in merge_rules.LIST_RULES.items()
-            if p[: len(pattern) + 1] == (*pattern, "*")
-        ]
-        same = f"their fields merge (`{inner[-1]}` by `{inner_rule.identity}`)"
-    else:
-        same = "once if identical, else a conflict"
-    return f"`{name}`", f"by `{rule.identity}`", same
-
-
-def test_the_readme_table_is_the_rules_table() -> None:
-    assert readme_rows() == [described(p, r) for p, r in merge_rules.LIST_RULES.items()]
+def test_the_page_holds_the_table_make_generate_writes() -> None:
+    text = (ROOT / merge_table.PAGE).read_text()
+    assert merge_table.page(text) == text, "docs/flavors.md's list table differs: run make generate"
+    assert text.count("| `") >= len(merge_rules.LIST_RULES)
 
 
 def test_a_boolean_and_a_number_are_different_items() -> None:
