@@ -39,7 +39,9 @@ TARGETS = {
     "cold p50": Target("<= 3.0x", lambda ratio: ratio <= 3.0),
     "fleet CPU": Target("<= 1.5x", lambda ratio: ratio <= 1.5),
     "RSS growth": Target("< 2 MiB", lambda mib: mib < 2),
-    "RSS after load": Target("<= +15 MiB", lambda mib: mib <= 15),
+    # Over the no-op on our server code, as before Performance IV: what the function
+    # holds, not what one gRPC server holds more than another.
+    "RSS after load": Target("<= +15 MiB (over ours)", lambda mib: mib <= 15),
     "alternative fleet CPU": Target("<= 1.0x", lambda ratio: ratio <= 1.0),
 }
 # A row's last two cells: the no-op on our server code, and function-asya's ratio to it.
@@ -112,7 +114,7 @@ def steady_rows(function: Result, sdk: Result, ours: Result, calls: int, window:
             f"{n['rss_after_load_mib']:.1f} MiB",
             f"+{extra:.1f} MiB",
             "RSS after load",
-            extra,
+            f["rss_after_load_mib"] - o["rss_after_load_mib"],
             (
                 f"{o['rss_after_load_mib']:.1f} MiB",
                 f"+{f['rss_after_load_mib'] - o['rss_after_load_mib']:.1f} MiB",
