@@ -36,7 +36,6 @@ class Target:
 TARGETS = {
     "steady p50": Target("<= 1.3x", lambda ratio: ratio <= 1.3),
     "throughput at 8": Target(">= 70%", lambda share: share >= 0.70),
-    "cold p50": Target("<= 3.0x", lambda ratio: ratio <= 3.0),
     "fleet CPU": Target("<= 1.5x", lambda ratio: ratio <= 1.5),
     "RSS growth": Target("< 2 MiB", lambda mib: mib < 2),
     # Over the no-op on our server code, as before Performance IV: what the function
@@ -142,7 +141,9 @@ def cold_rows(extra: dict[str, Any], distinct: int) -> list[Row]:
         label = f"cold path p50 ({distinct:,} distinct" + (
             ", heavy)" if kind == "cold_heavy" else ")"
         )
-        rows.append(ratio_row(label, f["p50_ms"], n["p50_ms"], "ms", "cold p50", o["p50_ms"]))
+        # Measured, no target: its wall ratio moves too much with the host to judge a
+        # change; the cold path is judged in instructions (bench.instructions --served).
+        rows.append(ratio_row(label, f["p50_ms"], n["p50_ms"], "ms", None, o["p50_ms"]))
         rows.append(
             ratio_row(
                 label.replace("p50", "CPU/call"),
@@ -180,7 +181,7 @@ def size_rows(sizes: dict[str, dict[str, Any]]) -> dict[str, list[Row]]:
                     f["cold_p50_ms"],
                     n["cold_p50_ms"],
                     "ms",
-                    "cold p50",
+                    None,
                     o["cold_p50_ms"],
                 )
             )
