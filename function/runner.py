@@ -57,6 +57,11 @@ class Wanted:
     # What the transport asks for (Transport.wanted).
     transport: list[Requirement] = field(default_factory=list)
 
+    def prepared(self, flavors: list[Requirement], settings: Input, xr: Composite) -> None:
+        """Ask for the flavors where the Input says to look, and for what its transport needs."""
+        self.flavors = flavors
+        self.transport = transports.TRANSPORTS[settings.transport].wanted(settings, xr)
+
     def all(self) -> list[Requirement]:
         """Every requirement, in an order that is the same on every call of a reconcile."""
         return [*self.flavors, *self.own, *self.transport]
@@ -154,18 +159,18 @@ class FunctionRunner:
         keys = requirements.possible_keys(xr.flavors)
         key = memo_key(req, xr, keys, selectors) if self.memo.enabled else b""
         prepared = self.memo.get(key)
-        if prepared is None:
-            read = parse.shared(req, keys)
-            found = actor.lookup(xr, read.settings, namespaced_selectors=selectors)
-            fetched = read.answered(found.keys)
-            flavors = None if fetched is None else actor.flavors_of(found, fetched)
-            prepared = Prepared(read.settings, found.wanted, flavors)
-            if flavors is not None:
-                self.memo.put(key, prepared)
-        wanted.flavors = prepared.wanted
-        wanted.transport = transports.TRANSPORTS[prepared.settings.transport].wanted(
-            prepared.settings, xr
-        )
+        if prepared is not None:
+            wanted.prepared(prepared.wanted, prepared.settings, xr)
+            return prepared
+        read = parse.shared(req, keys)
+        found = actor.lookup(xr, read.settings, namespaced_selectors=selectors)
+        # Before the flavors are read: one that fails still asks for all they asked.
+        wanted.prepared(found.wanted, read.settings, xr)
+        fetched = read.answered(found.keys)
+        flavors = None if fetched is None else actor.flavors_of(found, fetched)
+        prepared = Prepared(read.settings, found.wanted, flavors)
+        if flavors is not None:
+            self.memo.put(key, prepared)
         return prepared
 
 

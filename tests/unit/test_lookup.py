@@ -104,3 +104,19 @@ def test_the_tools_find_a_namespace_flavor_exactly_where_the_function_does(
     else:
         assert resolved["replicas"] == 2  # the team flavor applied
         assert library.resolve(xr, [entry], settings).data == resolved
+
+
+@pytest.mark.parametrize("xr", [NAMESPACED, CLUSTER_SCOPED], ids=["namespaced", "cluster-scoped"])
+def test_a_flavor_that_fails_keeps_every_requirement_asked(xr: dict[str, Any]) -> None:
+    # A flavor missing (or invalid) is a Fatal; its answer must ask for what the call
+    # before asked for, the ConfigMaps and the transport's dead-letter queue included,
+    # or Crossplane's requirements loop never settles.
+    settings = {"namespacedFlavors": "Enabled", "aws": {"accountId": "123456789012"}}
+    req = support.request(xr, input=support.struct(settings))
+    req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
+    asked = set(runner.FunctionRunner().answer(req).message().requirements.resources)
+    for key in asked:
+        req.required_resources[key].SetInParent()  # fetched, and nothing found
+    rsp = runner.FunctionRunner().answer(req).message()
+    assert support.fatal_messages(rsp)
+    assert set(rsp.requirements.resources) == asked
