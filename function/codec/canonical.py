@@ -10,16 +10,11 @@ read once from the message's descriptor.
 from __future__ import annotations
 
 from collections.abc import Collection
-from types import ModuleType
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-_codec: ModuleType | None
-try:
-    from function.codec import _structwire as _codec
-except ImportError:  # built without a C compiler (setup.py)
-    _codec = None
+from function.codec import structs
 
 Layout = list[Any]
 
@@ -73,7 +68,8 @@ def canonical(data: bytes, fields: Layout) -> bytes | None:
     Raises:
         ValueError: for bytes protobuf could not decode either.
     """
-    if _codec is None:
+    codec = structs.codec()
+    if codec is None:
         return None
-    sorted_bytes: bytes = _codec.canonical(data, fields)
+    sorted_bytes: bytes = codec.canonical(data, fields)
     return sorted_bytes

@@ -28,6 +28,11 @@ def accelerated() -> bool:
     return _encoder is not None
 
 
+def codec() -> ModuleType | None:
+    """The C codec where it was built and is in use, else None (codec.canonical reads with it)."""
+    return _encoder
+
+
 def encode(data: dict[str, Any]) -> bytes:
     """A dict as a Struct's wire bytes: what writing it into an empty Struct would serialise.
 
