@@ -13,6 +13,7 @@ from function.codec.structs import View, plain, readable, value_of
 from function.errors import InputError
 from function.models import input as fn_input
 from function.models import xr as xr_model
+from function.models.plain import MAP
 from function.models.xr import Composite
 
 # The XR metadata the function reads; anything else there is never converted.
@@ -62,11 +63,11 @@ def composite_conditions(req: fnv1.RunFunctionRequest) -> dict[str, tuple[str, s
     if not req.observed.composite.HasField("resource"):
         return {}
     status = View(req.observed.composite.resource).get("status")
-    found = status.get("conditions") if isinstance(status, Mapping) else None
+    found = status.get("conditions") if isinstance(status, MAP) else None
     return {
         str(item.get("type")): (str(item.get("status")), str(item.get("reason", "")))
         for item in (found if isinstance(found, list) else [])
-        if isinstance(item, Mapping)
+        if isinstance(item, MAP)
     }
 
 

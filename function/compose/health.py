@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from function.compose import observed, pod_paths
+from function.models.plain import MAP
 from function.models.plan import Plan
 from function.models.pod import ACTOR_LABEL
 
@@ -87,13 +88,13 @@ def count(plan: Plan, pods: Sequence[Mapping[str, Any]]) -> PodCounts:
     unschedulable: list[tuple[str, str]] = []
     for pod in pods:
         metadata = pod.get("metadata")
-        if not isinstance(metadata, Mapping) or metadata.get("deletionTimestamp"):
+        if not isinstance(metadata, MAP) or metadata.get("deletionTimestamp"):
             continue
         # Crossplane 1.x answers with the namesakes of every namespace.
         if metadata.get("namespace", plan.namespace) != plan.namespace:
             continue
         status = pod.get("status")
-        status = status if isinstance(status, Mapping) else {}
+        status = status if isinstance(status, MAP) else {}
         phase = status.get("phase")
         if phase in ("Failed", "Succeeded"):
             continue
@@ -143,7 +144,7 @@ def _container_statuses(status: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         item
         for key in ("initContainerStatuses", "containerStatuses")
         for item in observed.as_list(status.get(key))
-        if isinstance(item, Mapping)
+        if isinstance(item, MAP)
     ]
 
 

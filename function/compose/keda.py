@@ -33,6 +33,7 @@ from typing import Any
 from function.compose import observed
 from function.compose.renderers import meta
 from function.models import quantity
+from function.models.plain import MAP
 from function.models.scaling import KEDA_ANNOTATION_PREFIX
 
 # `Ready` not True for a valid ScaledObject whose scaling is unhealthy: 2.20.0/2.20.1's HPA
@@ -196,7 +197,7 @@ def _active_triggers(
     has no order of its own.
     """
     activity = status.get("triggersActivity")
-    if not isinstance(activity, Mapping):
+    if not isinstance(activity, MAP):
         return None
     triggers = observed.triggers(body)
     found: set[tuple[int, str]] = set()
@@ -220,7 +221,7 @@ def hpa_name(status: Mapping[str, Any], actor: str) -> str:
 def scaling(hpa: Mapping[str, Any]) -> dict[str, Any]:
     """What an HPA says of the actor's scaling: replicas desired and current, the last scale, the queue."""
     status = hpa.get("status")
-    if not isinstance(status, Mapping):
+    if not isinstance(status, MAP):
         return {}
     found: dict[str, Any] = {}
     for key in ("desiredReplicas", "currentReplicas"):

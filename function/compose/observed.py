@@ -6,13 +6,15 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from function.models.plain import LIST, MAP
+
 WRAPPER_API_GROUP = "kubernetes.crossplane.io/"
 
 
 def dig(body: Any, *keys: str) -> Any:
     """The value down a path of map keys (None where the path breaks off)."""
     for key in keys:
-        if not isinstance(body, Mapping):
+        if not isinstance(body, MAP):
             return None
         body = body.get(key)
     return body
@@ -30,7 +32,7 @@ def text(body: Any, *keys: str) -> str | None:
 
 def as_list(value: Any) -> Sequence[Any]:
     """A list read from observed state (a list, or a view of one); anything else reads as none."""
-    return value if isinstance(value, Sequence) and not isinstance(value, str) else ()
+    return value if isinstance(value, LIST) else ()
 
 
 def is_wrapped(body: Mapping[str, Any]) -> bool:
@@ -73,15 +75,15 @@ def _manifest_part(
     if not body:
         return {}
     part = dig(body, *wrapped) if is_wrapped(body) else body.get(key)
-    return part if isinstance(part, Mapping) else {}
+    return part if isinstance(part, MAP) else {}
 
 
 def container_env(body: Mapping[str, Any] | None, container: str, name: str) -> str:
     """An env var's value in a container of an observed Deployment's pod template ('' if absent)."""
     for item in as_list(dig(manifest_spec(body), "template", "spec", "containers")):
-        if isinstance(item, Mapping) and item.get("name") == container:
+        if isinstance(item, MAP) and item.get("name") == container:
             for var in as_list(item.get("env")):
-                if isinstance(var, Mapping) and var.get("name") == name:
+                if isinstance(var, MAP) and var.get("name") == name:
                     value = var.get("value")
                     return value if isinstance(value, str) else ""
     return ""
@@ -90,7 +92,7 @@ def container_env(body: Mapping[str, Any] | None, container: str, name: str) -> 
 def condition(status: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:
     """Return the condition of a type from a status block, or None."""
     for item in as_list(status.get("conditions")):
-        if isinstance(item, Mapping) and item.get("type") == kind:
+        if isinstance(item, MAP) and item.get("type") == kind:
             return item
     return None
 
@@ -154,7 +156,7 @@ def apply_failure(body: Mapping[str, Any] | None) -> str:
     if not body:
         return ""
     status = body.get("status")
-    found = condition(status, "Synced") if isinstance(status, Mapping) else None
+    found = condition(status, "Synced") if isinstance(status, MAP) else None
     if found is None or str(found.get("status")) != "False":
         return ""
     reason, message = found.get("reason") or "", found.get("message") or ""

@@ -10,6 +10,7 @@ from typing import Any
 from function.compose import conditions, health, keda, observed, pod_paths
 from function.compose.renderers import meta, transports
 from function.compose.renderers.transport import QueueState
+from function.models.plain import MAP
 from function.models.plan import Plan
 
 
@@ -158,7 +159,7 @@ def _bounds_and_hpa(plan: Plan) -> dict[str, Any]:
     for hpa in plan.autoscalers or ():
         metadata = hpa.get("metadata")
         if (
-            isinstance(metadata, Mapping)
+            isinstance(metadata, MAP)
             and metadata.get("name") == name
             # Crossplane 1.x answers with the namesakes of every namespace.
             and metadata.get("namespace", plan.namespace) == plan.namespace

@@ -10,6 +10,8 @@ import posixpath
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from function.models.plain import MAP
+
 Loc = tuple[str | int, ...]
 
 # Every object of an actor carries its name under this label.
@@ -144,5 +146,5 @@ def value_at(data: Any, loc: Loc) -> Any:
         if isinstance(step, int):
             data = data[step] if isinstance(data, list) and step < len(data) else None
         else:
-            data = data.get(step) if isinstance(data, Mapping) else None
+            data = data.get(step) if isinstance(data, MAP) else None
     return data

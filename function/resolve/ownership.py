@@ -21,19 +21,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from function.errors import ActorTakenError
+from function.models.plain import MAP
 from function.models.pod import ACTOR_LABEL, SIDECAR, value_at
 from function.models.xr import COMPOSITE_LABEL, Composite
 
 
 def _labels(body: Any) -> tuple[str, str, Mapping[str, Any]]:
-    metadata = body.get("metadata") if isinstance(body, Mapping) else None
-    if not isinstance(metadata, Mapping):
+    metadata = body.get("metadata") if isinstance(body, MAP) else None
+    if not isinstance(metadata, MAP):
         return "", "", {}
     labels = metadata.get("labels")
     return (
         str(metadata.get("namespace") or ""),
         str(metadata.get("name") or ""),
-        labels if isinstance(labels, Mapping) else {},
+        labels if isinstance(labels, MAP) else {},
     )
 
 
@@ -156,12 +157,12 @@ def _sidecar_env(body: Any) -> dict[str, str]:
     """The plain values of a Deployment's Asya sidecar's env."""
     containers = value_at(body, ("spec", "template", "spec", "containers"))
     for container in containers if isinstance(containers, list) else ():
-        if isinstance(container, Mapping) and container.get("name") == SIDECAR:
+        if isinstance(container, MAP) and container.get("name") == SIDECAR:
             env = container.get("env")
             return {
                 str(item.get("name")): str(item.get("value", ""))
                 for item in (env if isinstance(env, list) else ())
-                if isinstance(item, Mapping)
+                if isinstance(item, MAP)
             }
     return {}
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from function.models.input import Input
+from function.models.plain import MAP
 from function.models.pod import Loc, value_at
 from function.models.security import (
     RESTRICTED_VOLUMES,
@@ -94,7 +95,7 @@ def _volumes(settings: Input, data: Mapping[str, Any]) -> Iterator[Problem]:
     allowed = settings.allowed_volumes
     level = settings.pod_security
     for index, volume in enumerate(data.get("volumes") or []):
-        kind = _kind(volume) if isinstance(volume, Mapping) else None
+        kind = _kind(volume) if isinstance(volume, MAP) else None
         if kind is None:
             continue  # no source: Kubernetes makes it an emptyDir
         loc = ("volumes", index, kind)
@@ -121,17 +122,17 @@ def _containers(
     platform set (so its location is the spec's own `securityContext`).
     """
     own = data.get("securityContext")
-    if isinstance(own, Mapping):
+    if isinstance(own, MAP):
         yield (), {"securityContext": container_context(settings.pod_security, dict(own))}
     for field in ("initContainers", "sidecars"):
         for index, container in enumerate(data.get(field) or []):
-            if isinstance(container, Mapping):
+            if isinstance(container, MAP):
                 yield (field, index), container
 
 
 def _context(container: Mapping[str, Any]) -> Mapping[str, Any]:
     context = container.get("securityContext")
-    return context if isinstance(context, Mapping) else {}
+    return context if isinstance(context, MAP) else {}
 
 
 def _baseline(settings: Input, loc: Loc, container: Mapping[str, Any]) -> Iterator[Problem]:
@@ -160,13 +161,13 @@ def _profiles(level: str, at: Loc, context: Mapping[str, Any]) -> Iterator[Probl
             yield (*at, field, "type"), f"{level} the {said} profile {kind}"
     yield from _selinux(level, at, context)
     windows = context.get("windowsOptions")
-    if isinstance(windows, Mapping) and windows.get("hostProcess") is True:
+    if isinstance(windows, MAP) and windows.get("hostProcess") is True:
         yield (*at, "windowsOptions", "hostProcess"), f"{level} Windows host processes"
 
 
 def _selinux(level: str, at: Loc, context: Mapping[str, Any]) -> Iterator[Problem]:
     options = context.get("seLinuxOptions")
-    if not isinstance(options, Mapping):
+    if not isinstance(options, MAP):
         return
     if options.get("type", "") not in SELINUX_TYPES:
         yield (*at, "seLinuxOptions", "type"), f"{level} the SELinux type {options['type']}"
@@ -178,7 +179,7 @@ def _selinux(level: str, at: Loc, context: Mapping[str, Any]) -> Iterator[Proble
 def _host_ports(level: str, loc: Loc, container: Mapping[str, Any]) -> Iterator[Problem]:
     ports = container.get("ports")
     for index, port in enumerate(ports if isinstance(ports, list) else []):
-        if isinstance(port, Mapping) and port.get("hostPort") not in (None, 0):
+        if isinstance(port, MAP) and port.get("hostPort") not in (None, 0):
             yield (*loc, "ports", index, "hostPort"), f"{level} host ports"
 
 
@@ -186,21 +187,21 @@ def _hosts(level: str, loc: Loc, container: Mapping[str, Any]) -> Iterator[Probl
     """A probe or lifecycle hook aimed at another host (Pod Security 1.34+)."""
     handlers: list[tuple[Loc, Any]] = [((*loc, probe), container.get(probe)) for probe in PROBES]
     lifecycle = container.get("lifecycle")
-    if isinstance(lifecycle, Mapping):
+    if isinstance(lifecycle, MAP):
         handlers += [
             ((*loc, "lifecycle", hook), lifecycle.get(hook)) for hook in ("postStart", "preStop")
         ]
     for at, handler in handlers:
         for action in ("httpGet", "tcpSocket"):
-            target = handler.get(action) if isinstance(handler, Mapping) else None
-            if isinstance(target, Mapping) and target.get("host"):
+            target = handler.get(action) if isinstance(handler, MAP) else None
+            if isinstance(target, MAP) and target.get("host"):
                 yield (*at, action, "host"), f"{level} probes and hooks aimed at a host"
 
 
 def _pod(settings: Input, data: Mapping[str, Any]) -> Iterator[Problem]:
     """The pod's own securityContext (the actor's `podSecurityContext`)."""
     own = data.get("podSecurityContext")
-    if not isinstance(own, Mapping):
+    if not isinstance(own, MAP):
         return
     context = pod_context(settings.pod_security, dict(own))
     level = f"Pod Security {settings.pod_security} (Input podSecurity)"
@@ -208,7 +209,7 @@ def _pod(settings: Input, data: Mapping[str, Any]) -> Iterator[Problem]:
     yield from _profiles(f"{level} forbids", at, context)
     sysctls = context.get("sysctls")
     for index, sysctl in enumerate(sysctls if isinstance(sysctls, list) else []):
-        name = sysctl.get("name") if isinstance(sysctl, Mapping) else None
+        name = sysctl.get("name") if isinstance(sysctl, MAP) else None
         if name not in SAFE_SYSCTLS:
             yield (*at, "sysctls", index, "name"), f"{level} forbids the sysctl {name}"
     if settings.pod_security == "restricted":
@@ -239,11 +240,11 @@ def _restricted(loc: Loc, container: Mapping[str, Any]) -> Iterator[Problem]:
 
 def _capabilities(context: Mapping[str, Any], which: str) -> list[str]:
     capabilities = context.get("capabilities")
-    listed = capabilities.get(which) if isinstance(capabilities, Mapping) else None
+    listed = capabilities.get(which) if isinstance(capabilities, MAP) else None
     return [str(c) for c in listed] if isinstance(listed, list) else []
 
 
 def _type(context: Mapping[str, Any], field: str) -> str | None:
     profile = context.get(field)
-    kind = profile.get("type") if isinstance(profile, Mapping) else None
+    kind = profile.get("type") if isinstance(profile, MAP) else None
     return kind if isinstance(kind, str) else None

@@ -12,6 +12,7 @@ from typing import Any
 
 from function.models import names, pod
 from function.models.input import Input
+from function.models.plain import MAP
 from function.models.pod import Loc
 from function.models.spec import Spec
 from function.resolve.provenance import Provenance
@@ -25,7 +26,7 @@ def defined(origin: Provenance) -> dict[str, str]:
     found = pod.platform_volumes(bool(origin.data.get("stateProxy")))
     for index, volume in enumerate(origin.data.get("volumes") or []):
         loc: Loc = ("volumes", index, "name")
-        name = volume.get("name") if isinstance(volume, Mapping) else None
+        name = volume.get("name") if isinstance(volume, MAP) else None
         if not isinstance(name, str) or not name:
             raise origin.refuse(loc[:2], "a volume needs a name")
         if problem := names.label_problem(name):
@@ -114,7 +115,7 @@ def _of_a_volume(
     origin: Provenance, loc: Loc, item: Any, what: str, path_field: str, volumes: Volumes
 ) -> tuple[str, str]:
     """A mount's or a device's volume and path: a map, both set, of a volume the pod has."""
-    if not isinstance(item, Mapping):
+    if not isinstance(item, MAP):
         raise origin.refuse(loc, f"a {what} must be a map")
     name, path = item.get("name"), item.get(path_field)
     if not isinstance(path, str) or not path:

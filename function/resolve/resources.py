@@ -21,6 +21,7 @@ from decimal import ROUND_UP, Decimal
 from typing import Any
 
 from function.models import names, pod, quantity
+from function.models.plain import MAP
 from function.models.pod import Loc
 from function.resolve.provenance import Provenance
 
@@ -46,7 +47,7 @@ def check(origin: Provenance) -> None:
     for place in pod.container_places(origin.data):
         loc = (*place, "resources")
         found = pod.value_at(origin.data, loc)
-        if isinstance(found, Mapping):
+        if isinstance(found, MAP):
             _requirements(origin, loc, found)
 
 
@@ -109,7 +110,7 @@ def _shown(value: Any) -> str:
 def _amounts(origin: Provenance, loc: Loc, section: str, asked: Any) -> dict[str, Decimal]:
     """Each resource of a section and its amount, each amount held to the rules of its own."""
     found: dict[str, Decimal] = {}
-    if not isinstance(asked, Mapping):
+    if not isinstance(asked, MAP):
         return found
     for name, value in asked.items():
         kind = _kind(name)
@@ -145,7 +146,7 @@ def _requirements(origin: Provenance, loc: Loc, resources: Mapping[str, Any]) ->
             (*loc, "claims"), "the pod declares no resource claims for a container to use"
         )
     written = resources.get("limits")
-    written = written if isinstance(written, Mapping) else {}
+    written = written if isinstance(written, MAP) else {}
     limits = _amounts(origin, loc, "limits", written)
     requests = _amounts(origin, loc, "requests", resources.get("requests"))
     for name, amount in requests.items():
