@@ -16,7 +16,10 @@ cache hits and misses as in a cluster. Measured per reconcile: each side's serve
 - fleet: `actors` actors reconciled in rounds, 2 % of them changing each round from the
   second on (a new observed status), CPU over the rounds after the first.
 
-The two sides take turns of BLOCK reconciles, alternating which goes first, as the
+A third side, the floor, runs the SDK's own no-op as a one-step pipeline on the same
+actors: each side's CPU per call is also read as a multiple of the no-op's.
+
+The sides take turns of BLOCK reconciles, alternating which goes first, as the
 other phases do. go-templating v0.4.1 serves v1beta1 only: Crossplane would try v1 first
 on every call; it is called on v1beta1 directly, so that refusal is not charged to it.
 """
@@ -43,6 +46,7 @@ from bench.servers import (
     BLOCK,
     GO_BIN,
     GO_FUNCTIONS,
+    SDK_NOOP,
     cpu_seconds,
     server_pid,
     start,
@@ -52,12 +56,14 @@ from function.cli.render import files, pipeline
 
 OURS = "function-asya"
 ALTERNATIVE = "go-templating + auto-ready"
+FLOOR = "the SDK's no-op"
 COMPOSITIONS = {
     OURS: bench_request.EXAMPLES / "composition.yaml",
     ALTERNATIVE: bench_request.ROOT / "bench" / "go-templating" / "composition.yaml",
+    FLOOR: bench_request.ROOT / "bench" / "noop-composition.yaml",
 }
-# The servers behind each side: function-asya's step, or the alternative's two.
-SERVERS = {OURS: (OURS,), ALTERNATIVE: GO_FUNCTIONS}
+# The servers behind each side: function-asya's step, the alternative's two, the no-op.
+SERVERS = {OURS: (OURS,), ALTERNATIVE: GO_FUNCTIONS, FLOOR: (SDK_NOOP,)}
 MIXES = ("unchanged", "changed", "fleet")
 WARM = 20  # reconciles before a mix is measured
 CHANGING = 0.02  # the fleet's share of actors changing each round
@@ -165,8 +171,9 @@ def serving(names: Sequence[str]) -> Iterator[dict[str, tuple[int, str]]]:
 
 
 async def _turn(sides: list[Side], actors: list[Actor], turn: int) -> None:
-    """Each side reconciles the actors (BLOCK of them at most), the first alternating by turn."""
-    for side in sides if turn % 2 else sides[::-1]:
+    """Each side reconciles the actors (BLOCK of them at most), the order turning by turn."""
+    shift = turn % len(sides)
+    for side in sides[shift:] + sides[:shift]:
         for one in actors:
             await side.reconcile(one)
 
@@ -218,6 +225,9 @@ async def _measure(
             }
             numbers["cpu_per_reconcile_ms"] = sum(numbers.values())
             numbers["calls_per_reconcile"] = side.calls / counted
+            numbers["cpu_per_call_ms"] = numbers["cpu_per_reconcile_ms"] / max(
+                numbers["calls_per_reconcile"], 1
+            )
             out[side.name] = numbers
         return out
     finally:

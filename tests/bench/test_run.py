@@ -92,9 +92,11 @@ def test_the_alternative_reports_each_mix(tmp_path: Path) -> None:
     raw: dict[str, Any] = json.loads((tmp_path / "raw.json").read_text())
     assert set(raw["alternative"]) == set(alternative.MIXES)
     for mix in raw["alternative"].values():
-        assert set(mix) == {alternative.OURS, alternative.ALTERNATIVE}
+        assert set(mix) == {alternative.OURS, alternative.ALTERNATIVE, alternative.FLOOR}
+        assert all(side["cpu_per_call_ms"] >= 0 for side in mix.values())
         assert all(side["calls_per_reconcile"] >= 1 for side in mix.values())
         assert "function-go-templating_cpu_ms" in mix[alternative.ALTERNATIVE]
     assert "| Measure | function-asya | go-templating + auto-ready | ratio | target | |" in report
     for row in ("| unchanged actor", "| changed actors", "| fleet mix (10 actors"):
         assert row in report
+    assert report.count("server CPU per call, to the SDK no-op's") == len(alternative.MIXES)
