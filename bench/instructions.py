@@ -11,12 +11,17 @@ included, for function-asya and for both no-ops (the SDK's, and ours on function
 server code), and prints function-asya's ratio to each: the cold path's ratio as the
 host does not move it (the client's and the kernel's share, alike for all, left out).
 
-    python -m bench.instructions [--heavy] [--root DIR | --served]
+`--without STAGE` replaces one stage with its first call's result (`compress`: with
+nothing; `after`: all that runs once the answer is sent, compressing and keeping it and
+the log line), so the difference to a plain run is what that stage costs.
+
+    python -m bench.instructions [--heavy] [--root DIR | --served | --without STAGE]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import signal
@@ -25,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -35,7 +41,31 @@ WARM = 20
 RUNS = (20, 120)
 
 
-def serve_calls(calls: int, *, heavy: bool, root: str | None) -> None:
+# What `--without` can leave out: a module of the function and the name it calls.
+STAGES = {
+    "resolve": ("function.resolve.actor", "resolve_with"),
+    "layers": ("function.resolve.layers", "resolve_with"),
+    "checks": ("function.resolve.validate", "check"),
+    "render": ("function.compose.renderers", "render_all"),
+    "status": ("function.compose.status", "derive"),
+}
+# What `--without` replaces with nothing.
+DROPPED = ("compress", "after")
+
+
+def _first_result(module: Any, name: str) -> None:
+    """Make `module.name` compute once and return that result ever after."""
+    real, kept = getattr(module, name), []
+
+    def again(*args: Any, **kwargs: Any) -> Any:
+        if not kept:
+            kept.append(real(*args, **kwargs))
+        return kept[0]
+
+    setattr(module, name, again)
+
+
+def serve_calls(calls: int, *, heavy: bool, root: str | None, without: str | None = None) -> None:
     """The measured program: build every request first (the same in both runs), then answer."""
     if root:
         sys.path.insert(0, root)
@@ -51,11 +81,18 @@ def serve_calls(calls: int, *, heavy: bool, root: str | None) -> None:
         bench_request.request(i, heavy=heavy).SerializeToString() for i in range(WARM + max(RUNS))
     ]
     answers = serving.Answers(fn.FunctionRunner(), 4 * 1024 * 1024, 64 << 20)
+    if without in STAGES:
+        module, name = STAGES[without]
+        _first_result(importlib.import_module(module), name)
+    elif without == "compress":
+        answers.compressor.compress = lambda body: body  # type: ignore[method-assign]
+    elif without == "after":
+        answers.after = lambda job: None
     for payload in payloads[: WARM + calls]:
         answers.answer(request.receive(payload))
 
 
-def instructions(calls: int, *, heavy: bool, root: str | None) -> int:
+def instructions(calls: int, *, heavy: bool, root: str | None, without: str | None) -> int:
     """Instructions callgrind counts for a whole run of `calls` distinct calls."""
     with tempfile.TemporaryDirectory() as scratch:
         command = [
@@ -69,6 +106,7 @@ def instructions(calls: int, *, heavy: bool, root: str | None) -> int:
             str(calls),
             *(["--heavy"] if heavy else []),
             *(["--root", root] if root else []),
+            *(["--without", without] if without else []),
         ]
         done = subprocess.run(command, capture_output=True, text=True, check=True)
     return _collected(done.stderr)
@@ -129,6 +167,9 @@ def main() -> None:
     parser.add_argument(
         "--served", action="store_true", help="each server process, function-asya and the no-ops"
     )
+    parser.add_argument(
+        "--without", choices=[*STAGES, *DROPPED], help="a stage replaced by its first result"
+    )
     parser.add_argument("--run", type=int, help=argparse.SUPPRESS)  # the measured program
     args = parser.parse_args()
     if args.served:
@@ -143,9 +184,11 @@ def main() -> None:
     if args.run is not None:
         with open(os.devnull, "w") as sink:  # the "Flavors applied" lines
             sys.stdout = sink
-            serve_calls(args.run, heavy=args.heavy, root=args.root)
+            serve_calls(args.run, heavy=args.heavy, root=args.root, without=args.without)
         return
-    low, high = (instructions(n, heavy=args.heavy, root=args.root) for n in RUNS)
+    low, high = (
+        instructions(n, heavy=args.heavy, root=args.root, without=args.without) for n in RUNS
+    )
     print(f"{(high - low) / (RUNS[1] - RUNS[0]) / 1e6:.2f} M instructions per distinct call")
 
 
