@@ -304,23 +304,29 @@ static int skip_field(Reader *in, uint64_t tag) {
 static PyObject *decode_value(Reader *in);
 static PyObject *decode_fields(Reader *in);
 
+/* The next field 1 of a message (a Struct's entries, a ListValue's values), others
+ * skipped: 1 with its body, 0 at the message's end, -1 on an error. */
+static int next_field1(Reader *in, Reader *body) {
+    while (in->at < in->end) {
+        uint64_t tag;
+        if (read_varint(in, &tag) < 0) {
+            return -1;
+        }
+        if (tag == TAG_FIELDS) {
+            return read_nested(in, body) < 0 ? -1 : 1;
+        }
+        if (skip_field(in, tag) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *decode_list(Reader *in) {
     PyObject *list = PyList_New(0);
-    while (list != NULL && in->at < in->end) {
-        uint64_t tag;
-        Reader body;
-        if (read_varint(in, &tag) < 0) {
-            goto fail;
-        }
-        if (tag != TAG_FIELDS) {
-            if (skip_field(in, tag) < 0) {
-                goto fail;
-            }
-            continue;
-        }
-        if (read_nested(in, &body) < 0) {
-            goto fail;
-        }
+    Reader body;
+    int found = 0;
+    while (list != NULL && (found = next_field1(in, &body)) > 0) {
         PyObject *item = decode_value(&body);
         if (item == NULL || PyList_Append(list, item) < 0) {
             Py_XDECREF(item);
@@ -328,9 +334,12 @@ static PyObject *decode_list(Reader *in) {
         }
         Py_DECREF(item);
     }
+    if (found < 0) {
+        goto fail;
+    }
     return list;
 fail:
-    Py_DECREF(list);
+    Py_XDECREF(list);
     return NULL;
 }
 
@@ -452,23 +461,14 @@ static int decode_entry(Reader *in, PyObject *entries) {
 static PyObject *decode_fields(Reader *in) {
     PyObject *entries = PyList_New(0);
     PyObject *dict = NULL;
-    while (entries != NULL && in->at < in->end) {
-        uint64_t tag;
-        Reader body;
-        if (read_varint(in, &tag) < 0) {
-            goto done;
-        }
-        if (tag != TAG_FIELDS) {
-            if (skip_field(in, tag) < 0) {
-                goto done;
-            }
-            continue;
-        }
-        if (read_nested(in, &body) < 0 || decode_entry(&body, entries) < 0) {
+    Reader body;
+    int found = 0;
+    while (entries != NULL && (found = next_field1(in, &body)) > 0) {
+        if (decode_entry(&body, entries) < 0) {
             goto done;
         }
     }
-    if (entries == NULL || (dict = PyDict_New()) == NULL) {
+    if (entries == NULL || found < 0 || (dict = PyDict_New()) == NULL) {
         goto done;
     }
     for (Py_ssize_t i = PyList_GET_SIZE(entries) - 1; i >= 0; i--) {
@@ -520,7 +520,7 @@ static PyObject *decode_one(PyObject *module, PyObject *data) {
  * message's other fields, sorted by their bytes; every field keeps its length, so a
  * nested message's canonical bytes are as long as its own. */
 
-#define MAX_CANONICAL_DEPTH 100
+#define MAX_CANONICAL_DEPTH 100 /* protobuf's own limit (codec/nesting.py) */
 
 typedef struct {
     Py_ssize_t offset; /* in the output */
@@ -627,7 +627,7 @@ static int canonical_message(Canonical *c, Reader *in, PyObject *layout, int dep
                                                                   : Py_None; /* borrowed */
         Py_ssize_t offset = c->out.len;
         Reader body;
-        int entry = PyTuple_Check(sub);
+        int entry = PyTuple_Check(sub) && PyTuple_GET_SIZE(sub) == 1;
         PyObject *nested = entry ? PyTuple_GET_ITEM(sub, 0) : sub;
         if ((tag & 7) != 2 || !PyList_Check(nested)) {
             if (skip_field(in, tag) < 0) {

@@ -9,18 +9,20 @@ read once from the message's descriptor.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import functools
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
 
 from function.codec import structs
 
 Layout = list[Any]
 
 
-def layout(message: Descriptor, fields: Collection[str]) -> Layout:
-    """The layout of `fields` of a message, for `canonical`: what is a message, what a map.
+@functools.cache
+def layout(message: Descriptor) -> Layout:
+    """The layout of a message's fields, for `canonical`: what is a message, what a map.
 
     A list indexed by field number: a message field holds its message's layout, a map
     field a one-tuple of its entries' layout (None where the values are scalars),
@@ -28,7 +30,7 @@ def layout(message: Descriptor, fields: Collection[str]) -> Layout:
     Structs) hold themselves.
     """
     known: dict[str, Layout] = {}
-    return _numbered({f.number: _field(f, known) for f in message.fields if f.name in fields})
+    return _numbered({f.number: _field(f, known) for f in message.fields})
 
 
 def _numbered(by_number: dict[int, Any], into: Layout | None = None) -> Layout:
@@ -60,16 +62,22 @@ def _field(field: FieldDescriptor, known: dict[str, Layout]) -> Any:
     return _message(entry, known)
 
 
-def canonical(data: bytes, fields: Layout) -> bytes | None:
-    """The named fields of a message's bytes, every map's entries sorted (None without the C codec).
+def canonical(data: bytes, message: type[Message]) -> bytes:
+    """The fields `message` declares of a message's bytes, every map's entries sorted.
 
-    Equal for two encodings of the same content that differ only in map order.
+    `message` reads only some fields of the message the bytes hold (as
+    serving.request's parts do); the rest is dropped. Equal for two encodings of
+    the same content that differ only in map order. Without the C codec, decoded and
+    serialised deterministically.
 
     Raises:
-        ValueError: for bytes protobuf could not decode either.
+        ValueError: (DecodeError without the C codec) for bytes protobuf could not decode.
     """
     codec = structs.codec()
     if codec is None:
-        return None
-    sorted_bytes: bytes = codec.canonical(data, fields)
+        part = message.FromString(data)
+        part.DiscardUnknownFields()  # the rest of the message, as it came
+        found: bytes = part.SerializeToString(deterministic=True)
+        return found
+    sorted_bytes: bytes = codec.canonical(data, layout(message.DESCRIPTOR))
     return sorted_bytes

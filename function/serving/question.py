@@ -21,7 +21,7 @@ from google.protobuf import message
 
 from function import cache
 from function.codec import canonical
-from function.serving.request import UNTAGGED_FIELDS, Received, Untagged
+from function.serving.request import Received, Untagged
 
 KEY_BYTES = 32  # a SHA-256 digest
 
@@ -43,19 +43,10 @@ def of_tag(received: Received) -> bytes | None:
     )
 
 
-# The context and what was fetched, with every map's entries sorted (Crossplane's Go
-# marshaller writes them in a random order), read in the bytes by the C codec where it
-# was built; else decoded and serialised deterministically.
-_UNTAGGED_LAYOUT = canonical.layout(fnv1.RunFunctionRequest.DESCRIPTOR, UNTAGGED_FIELDS)
-
-
 def _fetched(data: bytes) -> bytes:
-    found = canonical.canonical(data, _UNTAGGED_LAYOUT)
-    if found is None:
-        part = Untagged.FromString(data)
-        part.DiscardUnknownFields()  # the rest of the request, as it came: the tag covers it
-        found = part.SerializeToString(deterministic=True)
-    return found
+    # The context and what was fetched, every map's entries sorted: Crossplane's Go
+    # marshaller writes them in a random order (the tag covers the rest).
+    return canonical.canonical(data, Untagged)
 
 
 def of_content(request: fnv1.RunFunctionRequest) -> bytes:

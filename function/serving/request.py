@@ -63,8 +63,9 @@ def _part_of_request(name: str, fields: tuple[str, ...]) -> Any:
 MetaOnly = _part_of_request("MetaOnly", ("meta",))
 # What Crossplane's tag does not cover: what the requirements loop changes after the
 # tag was computed (question.py says why).
-UNTAGGED_FIELDS = ("context", "extra_resources", "required_resources", "required_schemas")
-Untagged = _part_of_request("Untagged", UNTAGGED_FIELDS)
+Untagged = _part_of_request(
+    "Untagged", ("context", "extra_resources", "required_resources", "required_schemas")
+)
 
 
 @dataclass(frozen=True)

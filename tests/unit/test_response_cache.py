@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from function import cache
 from function import runner as fn
-from function.codec import response, structs
+from function.codec import response
 from function.serving import answers as serving
 from function.serving import handler, question, request, server
 from tests import support
@@ -256,7 +256,7 @@ def _with_changed_flavor(r: fnv1.RunFunctionRequest) -> None:
     ],
 )
 def test_a_request_differing_in_anything_an_answer_depends_on_is_answered_anew(
-    change: Any, key_codec: str
+    change: Any, codec: str
 ) -> None:
     served, uncached = answers(), answers(0)
     one = tagged(flavored())
@@ -272,17 +272,7 @@ def test_a_request_differing_in_anything_an_answer_depends_on_is_answered_anew(
     assert question.of_content(one) != question.of_content(other)
 
 
-@pytest.fixture(params=["c", "protobuf"])
-def key_codec(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Key with the C codec's canonical bytes, then with protobuf's deterministic serialisation."""
-    if request.param == "c" and not structs.accelerated():
-        pytest.skip("the C codec was not built (no C compiler when the project was installed)")
-    if request.param == "protobuf":
-        monkeypatch.setattr(structs, "_encoder", None)
-    return str(request.param)
-
-
-def test_the_wire_order_of_map_entries_does_not_change_the_key(key_codec: str) -> None:
+def test_the_wire_order_of_map_entries_does_not_change_the_key(codec: str) -> None:
     # protobuf writes a map's entries last first; deterministically, sorted: two orders
     # of the same content, as Crossplane's Go marshaller sends them from call to call.
     req = tagged(flavored())
@@ -298,7 +288,7 @@ def test_the_wire_order_of_map_entries_does_not_change_the_key(key_codec: str) -
     assert key == question.of_tag(request.receive(as_sorted))
 
 
-def test_the_key_of_a_request_too_broken_to_read_is_none(key_codec: str) -> None:
+def test_the_key_of_a_request_too_broken_to_read_is_none(codec: str) -> None:
     data = tagged(flavored()).SerializeToString()
     assert question.of_tag(request.receive(data + b"\x42\x05ab")) is None  # cut short
 

@@ -18,7 +18,6 @@ from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from function import runner
 from function.cli.tools import library
 from function.cli.tools.library import Entry
 from function.codec import structs
@@ -27,6 +26,7 @@ from function.models import input as fn_input
 from function.models import xr as xr_model
 from function.resolve import actor as resolver
 from function.resolve import paths
+from function.runner import FunctionRunner
 
 # Who set a value of the resolved spec, by its keys and indexes (None: unknown).
 SourceOf = Callable[[tuple[str | int, ...]], str | None]
@@ -94,7 +94,7 @@ class Reply:
 
 
 def answer(
-    runner: runner.FunctionRunner,
+    runner: FunctionRunner,
     body: dict[str, Any],
     fetched: dict[str, list[dict[str, Any]]],
     settings: dict[str, Any],
@@ -273,7 +273,7 @@ def plan(
     One function runner per library: its resolve memo reads and merges each set of
     flavors once, for every actor that lists it.
     """
-    first, second = runner.FunctionRunner(), runner.FunctionRunner()
+    first, second = FunctionRunner(), FunctionRunner()
     verdicts = []
     for body in actors:
         given, parsed = settings(body)
