@@ -19,8 +19,8 @@ cache hits and misses as in a cluster. Measured per reconcile: each side's serve
 A third side, the floor, runs the SDK's own no-op as a one-step pipeline on the same
 actors: each side's CPU per call is also read as a multiple of the no-op's.
 
-The sides take turns of BLOCK reconciles, alternating which goes first, as the
-other phases do. go-templating v0.4.1 serves v1beta1 only: Crossplane would try v1 first
+The sides take turns of BLOCK reconciles, which goes first turning from turn to turn, as
+in the other phases. go-templating v0.4.1 serves v1beta1 only: Crossplane would try v1 first
 on every call; it is called on v1beta1 directly, so that refusal is not charged to it.
 """
 

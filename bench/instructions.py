@@ -45,7 +45,7 @@ RUNS = (20, 120)
 STAGES = {
     "resolve": ("function.resolve.actor", "resolve_with"),
     "layers": ("function.resolve.layers", "resolve_with"),
-    "checks": ("function.resolve.validate", "check"),
+    "validate": ("function.resolve.validate", "check"),
     "render": ("function.compose.renderers", "render_all"),
     "status": ("function.compose.status", "derive"),
 }

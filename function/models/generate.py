@@ -63,17 +63,18 @@ def text(path: str) -> str:
     return header + yaml.dump(build(), Dumper=_Dumper, sort_keys=False)
 
 
+def write_if_changed(target: Path, wanted: str) -> bool:
+    """Write a generated file unless it holds `wanted` already; tell whether it was written."""
+    if target.exists() and target.read_text(encoding="utf-8") == wanted:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(wanted, encoding="utf-8")
+    return True
+
+
 def main(root: Path) -> list[str]:
     """Write every generated file that differs under `root`; return the paths written."""
-    written = []
-    for path in FILES:
-        target = root / path
-        wanted = text(path)
-        if not target.exists() or target.read_text(encoding="utf-8") != wanted:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(wanted, encoding="utf-8")
-            written.append(path)
-    return written
+    return [path for path in FILES if write_if_changed(root / path, text(path))]
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ class EnvVar(SpecSection):
 
 
 # The XRD says these are not empty; the rest of their rule (`_held_to`) is the model's.
+# Not input_base's types of the same names, whose whole rule goes into the Input's CRD.
 _NOT_EMPTY = Field(json_schema_extra={"minLength": 1})
 # An image as the API server takes it in a pod.
 Image = Annotated[str, _NOT_EMPTY, _held_to(names.is_image, names.IMAGE_WORDS)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from function.models import generate
 from function.resolve import paths
 from function.resolve.merge_rules import LIST_RULES, ListRule, Pattern
 
@@ -56,11 +57,7 @@ def page(text: str) -> str:
 def main(root: Path) -> bool:
     """Write the table into the page under `root`; tell whether it changed."""
     target = root / PAGE
-    text = target.read_text(encoding="utf-8")
-    wanted = page(text)
-    if wanted != text:
-        target.write_text(wanted, encoding="utf-8")
-    return wanted != text
+    return generate.write_if_changed(target, page(target.read_text(encoding="utf-8")))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from bench import instructions
-from bench.request import ROOT
+from tests.support import ROOT
 
 pytestmark = pytest.mark.slow
 
