@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -51,9 +51,16 @@ def _named(body: Any) -> tuple[Any, Any]:
     )
 
 
+def _dead_letter_queues(plan: Plan, name: str) -> Iterator[Any]:
+    """The dead-letter queues Crossplane fetched that bear this name."""
+    for body in plan.transport_fetched.get(DEAD_LETTER_KEY, ()):
+        if name in _named(body):
+            yield body
+
+
 def _a_dead_letter_queue(plan: Plan, name: str) -> bool:
     """Whether a dead-letter queue Crossplane fetched bears this name."""
-    return any(name in _named(body) for body in plan.transport_fetched.get(DEAD_LETTER_KEY, ()))
+    return any(True for _ in _dead_letter_queues(plan, name))
 
 
 def dead_letter_arn(plan: Plan) -> str:
@@ -66,8 +73,8 @@ def dead_letter_arn(plan: Plan) -> str:
     if not plan.settings.aws.account_id:
         return ""
     name = dead_letter_name(plan)
-    for body in plan.transport_fetched.get(DEAD_LETTER_KEY, ()):
-        if name in _named(body) and (arn := observed.at_provider(body, "arn")):
+    for body in _dead_letter_queues(plan, name):
+        if arn := observed.at_provider(body, "arn"):
             return arn
     kept = observed.dig(plan.observed.get(QUEUE), "spec", "forProvider", "redrivePolicy")
     if isinstance(kept, str):
