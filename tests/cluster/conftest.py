@@ -13,10 +13,11 @@ from tests.cluster import rig
 from tests.support import ROOT, SHARED
 
 SCHEMAS = SHARED / "schemas"
-# The composed kinds' CRDs: KEDA's and the providers' from ../shared/schemas, provider-kubernetes'
-# Object and the Prometheus Operator's PodMonitor from their Go modules (linked by make e2e-tools).
+# The composed kinds' CRDs: the providers' from ../shared/schemas; KEDA's (the six its operator
+# watches), provider-kubernetes' Object and the Prometheus Operator's PodMonitor from their Go
+# modules (linked by make e2e-tools).
 COMPOSED_CRDS = (
-    SCHEMAS / "keda",
+    ROOT / ".e2e" / "keda-crds",
     SCHEMAS / "provider-upjet-aws",
     SCHEMAS / "provider-upjet-gcp",
     ROOT / ".e2e" / "provider-kubernetes-crds",

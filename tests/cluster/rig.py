@@ -38,7 +38,16 @@ try:
     _PRCTL: Any = ctypes.CDLL(None, use_errno=True).prctl
 except (OSError, AttributeError):  # not Linux: nothing to ask for
     _PRCTL = None
-TOOLS = ("etcd", "kube-apiserver", "kube-controller-manager", "crossplane-core", "crossplane")
+TOOLS = (
+    "etcd",
+    "kube-apiserver",
+    "kube-controller-manager",
+    "kube-scheduler",
+    "crossplane-core",
+    "crossplane",
+    "keda-operator",
+    "kwok",
+)
 
 
 def missing_tools() -> list[str]:
@@ -253,12 +262,13 @@ class ControlPlane:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     kube: Kube | None = None
 
-    def _start(
-        self, name: str, *args: str, env: dict[str, str] | None = None
+    def launch(
+        self, name: str, *args: str, env: dict[str, str] | None = None, program: Path | None = None
     ) -> subprocess.Popen[bytes]:
+        """Start one of the rig's programs (from .e2e/bin unless given), its output in NAME.log."""
         log = (self.directory / f"{name}.log").open("wb")
         process = subprocess.Popen(
-            [str(BIN / name), *args],
+            [str(program or BIN / name), *args],
             stdout=log,
             stderr=log,
             env=env,
@@ -279,7 +289,7 @@ class ControlPlane:
         _service_account_keys(self.directory)
         port = free_port()
         d = self.directory
-        apiserver = self._start(
+        apiserver = self.launch(
             "kube-apiserver",
             f"--etcd-servers={etcd}",
             "--bind-address=127.0.0.1",
@@ -304,7 +314,7 @@ class ControlPlane:
     def _start_etcd(self) -> str:
         client, peer = free_port(), free_port()
         url = f"http://127.0.0.1:{client}"
-        self._start(
+        self.launch(
             "etcd",
             f"--data-dir={self.directory / 'etcd'}",
             f"--listen-client-urls={url}",
@@ -324,18 +334,23 @@ class ControlPlane:
             return bool(self.kube.request("GET", "/readyz") == "ok")
         return False
 
-    def start_controller_manager(self) -> None:
-        """The garbage collector and the namespace controller, which Crossplane's deletes need."""
+    def start_controller_manager(
+        self, controllers: str = "garbage-collector-controller,namespace-controller"
+    ) -> None:
+        """The garbage collector and the namespace controller, which Crossplane's deletes need.
+
+        An actor's life adds the Deployment and ReplicaSet controllers, which make its pods.
+        """
         assert self.kube is not None
         config = self.kube.kubeconfig(self.directory / "kubeconfig")
-        self._start(
+        self.launch(
             "kube-controller-manager",
             f"--kubeconfig={config}",
             "--bind-address=127.0.0.1",
             f"--secure-port={free_port()}",
             "--leader-elect=false",
             f"--service-account-private-key-file={self.directory / 'sa.key'}",
-            "--controllers=garbage-collector-controller,namespace-controller",
+            f"--controllers={controllers}",
             "--use-service-account-credentials=false",
         )
 
@@ -353,7 +368,7 @@ class ControlPlane:
         self.kube.apply(
             {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "crossplane-system"}}
         )
-        self._start(
+        self.launch(
             "crossplane-core",
             "core",
             "start",

@@ -1,20 +1,12 @@
 """Crossplane core itself, against the real API server, calling function-asya over mutual TLS.
 
-Core finds a function through its active FunctionRevision's `status.endpoint`. Without a
-registry or Docker there is no package to install, so the rig writes that revision itself
-(paused, so the package manager leaves it alone) with the endpoint of a locally served
-function-asya and the `composition` capability, and runs core with the External package
-runtime. Everything past that is Crossplane's own code path: the XRD's CRDs, the
-Composition's pipeline, the gRPC call, composed objects, the XR's status.
+How the rig runs core without a package is said in crossplane.py.
 """
 
 from __future__ import annotations
 
 import copy
-import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,168 +15,32 @@ from function.models.xr import CROSSPLANE_MACHINERY
 from tests import support
 from tests.cluster import rig
 from tests.cluster.conftest import COMPOSED_CRDS, CROSSPLANE_CRDS, served_crd
+from tests.cluster.crossplane import (
+    ACTOR,
+    API,
+    EXAMPLES,
+    FORMS,
+    NAMESPACE,
+    RESOURCES,
+    Cluster,
+    crossplane,
+    provide_queue,
+)
 from tests.golden.cases import CASES
-
-EXAMPLES = support.ROOT / "examples"
-FORMS = {
-    # form: XRD, Composition, the XR's kind, what the actor's author applies
-    "v1": ("xrd/xasyncactors.asya.sh.yaml", "examples/composition.yaml", "XAsyncActor"),
-    "v2": ("xrd/asyncactors.asya.sh.v2.yaml", "examples/v2/composition.yaml", "AsyncActor"),
-}
-API = "asya.sh/v1alpha1"
-NAMESPACE = "production"
-ACTOR = {
-    "apiVersion": API,
-    "kind": "AsyncActor",
-    "metadata": {"name": "enhancer", "namespace": NAMESPACE},
-    "spec": {
-        "actor": "enhancer",
-        "image": "ghcr.io/myorg/enhancer:v1",
-        "handler": "enhancer.process",
-        "flavors": ["gpu-a100"],
-    },
-}
-# The five composed objects of an SQS actor, by composition resource name.
-RESOURCES = {"deployment", "scaledobject", "serviceaccount", "sqs-queue", "triggerauthentication"}
-
-
-@dataclass
-class Cluster:
-    """A control plane with Crossplane core and function-asya, in one XR form."""
-
-    plane: rig.ControlPlane
-    kube: rig.Kube
-    form: str
-
-    @property
-    def xr_kind(self) -> str:
-        return FORMS[self.form][2]
-
-    def composed(self, xr: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """The XR's composed objects that exist now, by composition resource name."""
-        found = {}
-        for ref in xr.get("spec", {}).get("crossplane", xr.get("spec", {})).get("resourceRefs", []):
-            namespace = ref.get("namespace") or (NAMESPACE if self.form == "v2" else None)
-            try:
-                body = self.kube.get(ref["apiVersion"], ref["kind"], ref["name"], namespace)
-            except rig.KubeError as missing:
-                if missing.code == 404:
-                    continue
-                raise
-            found[body["metadata"]["annotations"]["crossplane.io/composition-resource-name"]] = body
-        return found
-
-    def xr(self, name: str) -> dict[str, Any]:
-        """The composite resource of an actor (v1: the claim's XR)."""
-        if self.form == "v2":
-            return self.kube.get(API, "AsyncActor", name, NAMESPACE)  # type: ignore[no-any-return]
-        claim = self.kube.get(API, "AsyncActor", name, NAMESPACE)
-        ref = claim["spec"].get("resourceRef")
-        if ref is None:
-            raise rig.KubeError(404, f"claim {name} has no XR yet")
-        return self.kube.get(API, "XAsyncActor", ref["name"])  # type: ignore[no-any-return]
-
-    def deployment(self, xr: dict[str, Any]) -> dict[str, Any]:
-        """The actor's Deployment as composed (v1: the manifest inside its Object)."""
-        body = self.composed(xr)["deployment"]
-        return body["spec"]["forProvider"]["manifest"] if self.form == "v1" else body  # type: ignore[no-any-return]
-
-
-def provide_queue(kube: rig.Kube, queue: dict[str, Any]) -> None:
-    """Play provider-aws's part, which the rig does not run: the queue exists, with its URL."""
-    name = queue["spec"]["forProvider"]["name"]
-    region = queue["spec"]["forProvider"]["region"]
-    url = f"https://sqs.{region}.amazonaws.com/123456789012/{name}"
-    since = "2026-01-01T00:00:00Z"
-    kube.apply(
-        {
-            "apiVersion": queue["apiVersion"],
-            "kind": queue["kind"],
-            "metadata": {k: v for k, v in queue["metadata"].items() if k in ("name", "namespace")},
-            "status": {
-                "atProvider": {"arn": f"arn:aws:sqs:{region}:123456789012:{name}", "url": url},
-                "conditions": [
-                    {"type": t, "status": "True", "reason": r, "lastTransitionTime": since}
-                    for t, r in (("Ready", "Available"), ("Synced", "ReconcileSuccess"))
-                ],
-            },
-        },
-        status=True,
-    )
-
-
-def function_revision(endpoint: str) -> dict[str, Any]:
-    """The active revision of function-asya, as the package manager would have written it."""
-    return {
-        "apiVersion": "pkg.crossplane.io/v1",
-        "kind": "FunctionRevision",
-        "metadata": {
-            "name": "function-asya-rig",
-            "labels": {"pkg.crossplane.io/package": "function-asya"},
-            "annotations": {"crossplane.io/paused": "true"},
-        },
-        "spec": {
-            "desiredState": "Active",
-            "image": "xpkg.crossplane.io/asya/function-asya:v0.1.0",
-            "revision": 1,
-            "ignoreCrossplaneConstraints": True,
-        },
-    }
-
-
-def _client_pair(certs: support.Certificates, directory: Path) -> Path:
-    directory.mkdir()
-    (directory / "ca.crt").write_bytes(certs.ca)
-    (directory / "tls.crt").write_bytes(certs.client_cert)
-    (directory / "tls.key").write_bytes(certs.client_key)
-    return directory
 
 
 @pytest.fixture(scope="module", params=sorted(FORMS))
 def cluster(request: pytest.FixtureRequest) -> Iterator[Cluster]:
     """A fresh control plane per form: the two XRDs both define asyncactors.asya.sh."""
-    form = request.param
-    xrd, composition, _ = FORMS[form]
-    with tempfile.TemporaryDirectory() as scratch, rig.control_plane() as plane:
-        kube = plane.kube
-        assert kube is not None
+    with rig.control_plane() as plane:
+        assert plane.kube is not None
         crds = rig.read_documents(*COMPOSED_CRDS, CROSSPLANE_CRDS)
-        kube.install([served_crd(c) for c in crds if c.get("kind") == "CustomResourceDefinition"])
+        plane.kube.install(
+            [served_crd(c) for c in crds if c.get("kind") == "CustomResourceDefinition"]
+        )
         plane.start_controller_manager()
-        certs = support.make_certificates(Path(scratch) / "server")
-        with support.serving("--tls-certs-dir", str(certs.directory)) as served:
-            revision = kube.apply(function_revision(served.address))
-            status = {"endpoint": served.address, "capabilities": ["composition"]}
-            kube.apply({**function_revision(served.address), "status": status}, status=True)
-            assert revision["metadata"]["name"]
-            plane.start_crossplane(_client_pair(certs, Path(scratch) / "client"))
-            for document in rig.read_documents(support.ROOT / xrd):
-                kube.apply(document)
-            rig.eventually(lambda: _offered(kube, FORMS[form][0]), 120, f"the {form} XRD offered")
-            kube.forget_kinds()
-            documents = rig.read_documents(
-                support.ROOT / composition, EXAMPLES / "flavors", EXAMPLES / "platform"
-            )
-            namespaces = {d["metadata"].get("namespace") for d in documents} | {NAMESPACE}
-            for namespace in sorted(n for n in namespaces if n):
-                kube.apply(
-                    {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}
-                )
-            for document in documents:
-                kube.apply(document)
-            try:
-                yield Cluster(plane, kube, form)
-            except BaseException:
-                print(plane.log("crossplane-core"))
-                raise
-
-
-def _offered(kube: rig.Kube, xrd_file: str) -> bool:
-    [xrd] = rig.read_documents(support.ROOT / xrd_file)
-    body = kube.get(xrd["apiVersion"], "CompositeResourceDefinition", xrd["metadata"]["name"])
-    conditions = {c["type"]: c["status"] for c in body.get("status", {}).get("conditions", [])}
-    wanted = ("Established", "Offered") if "claimNames" in xrd["spec"] else ("Established",)
-    return all(conditions.get(name) == "True" for name in wanted)
+        with crossplane(plane, request.param) as cluster:
+            yield cluster
 
 
 def _ready_to_read(cluster: Cluster, name: str) -> dict[str, Any]:
