@@ -113,13 +113,13 @@ def _pods_reason(pods: health.PodCounts, otherwise: str) -> str:
 
 def _phase(queue_ready: bool, autoscaler: keda.Autoscaler, workload: Workload) -> Phase:
     """The phase from each part's state: a running actor never goes back to Creating."""
-    # A running actor whose autoscaler fails or degrades is degraded; so is one that
-    # serves while a pod it scales up to cannot be placed (it serves below the scale asked).
-    serving = workload.ready or workload.ready_replicas > 0
+    # A running actor whose autoscaler fails or degrades is degraded; so is one with a pod
+    # the scheduler cannot place, new or serving: no node fits what the actor asks for
+    # until someone changes the actor, a flavor or the nodes (the message names which).
     if (
         workload.pods.failing
         or (workload.ready and (autoscaler.degraded or autoscaler.refused))
-        or (serving and workload.pods.unschedulable)
+        or workload.pods.unschedulable
     ):
         return Phase.DEGRADED
     if not (queue_ready and autoscaler.valid):

@@ -100,11 +100,15 @@ def start_kwok(plane: rig.ControlPlane) -> None:
 
 def _stages() -> list[dict[str, Any]]:
     """kwok's own node and pod Stages, the failing pods excepted from `pod-ready`, then ours."""
-    own = rig.read_documents(
-        KWOK_STAGES / "node" / "fast" / "node-initialize.yaml",
-        KWOK_STAGES / "node" / "heartbeat" / "node-heartbeat.yaml",
-        KWOK_STAGES / "pod" / "fast",
-    )
+    own = [
+        stage
+        for stage in rig.read_documents(
+            KWOK_STAGES / "node" / "fast" / "node-initialize.yaml",
+            KWOK_STAGES / "node" / "heartbeat" / "node-heartbeat.yaml",
+            KWOK_STAGES / "pod" / "fast",
+        )
+        if stage.get("kind") == "Stage"  # the folder holds its kustomization too
+    ]
     failing = rig.read_documents(FAILING_STAGES)
     # Each failing Stage picks its pods by a container's image: pod-ready leaves them.
     excepted = [
@@ -116,7 +120,7 @@ def _stages() -> list[dict[str, Any]]:
     for stage in own:
         if stage["metadata"]["name"] == "pod-ready":
             stage["spec"]["selector"]["matchExpressions"].extend(excepted)
-    return [s for s in own if s.get("kind") == "Stage"] + failing
+    return own + failing
 
 
 def add_node(kube: rig.Kube, name: str, labels: dict[str, str], **allocatable: str) -> None:
@@ -138,6 +142,21 @@ def add_node(kube: rig.Kube, name: str, labels: dict[str, str], **allocatable: s
         },
         status=True,
     )
+    # The API server taints a new node not-ready; once kwok reports it Ready, the taint
+    # goes, as kube-controller-manager's node lifecycle controller would take it off
+    # (that controller is not run: it would also evict pods on a missed heartbeat).
+    rig.eventually(lambda: _ready(kube.get("v1", "Node", name)), 60, f"node {name} Ready")
+    kube.request(
+        "PATCH",
+        kube.path("v1", "Node", None, name),
+        {"spec": {"taints": None}},
+        content_type="application/merge-patch+json",
+    )
+
+
+def _ready(node: dict[str, Any]) -> bool:
+    conditions = node.get("status", {}).get("conditions") or []
+    return any(c["type"] == "Ready" and c["status"] == "True" for c in conditions)
 
 
 def start_keda(plane: rig.ControlPlane) -> None:

@@ -143,10 +143,10 @@ TROUBLE = {
 
 
 def troubled(trouble: str) -> Stage:
-    """Everything ready but the Deployment, whose pods fail (Degraded) or wait (Creating)."""
+    """Everything ready but the Deployment, whose pods fail or cannot be placed (Degraded)."""
     message = f"Deployment is not available: {TROUBLE[trouble]}"
     return Stage(
-        "Creating" if trouble == "unschedulable" else "Degraded",
+        "Degraded",
         "Unready resources: deployment",
         READY,
         READY,
