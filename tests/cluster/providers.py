@@ -63,6 +63,7 @@ class Controller:
     kube: rig.Kube
     every: float = 0.5
     errors: list[str] = field(default_factory=list)
+    written: dict[str, str] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
 
     def start(self) -> None:
@@ -88,10 +89,16 @@ class Controller:
             return []
 
     def write_status(self, body: dict[str, Any], status: dict[str, Any]) -> None:
-        """Write a status when it changed (an unchanged write would wake Crossplane for nothing)."""
-        if body.get("status") == status:
-            return
+        """Write a status when it changed (an unchanged write would wake Crossplane for nothing).
+
+        What was written last is remembered by the object's uid: the API server's copy
+        can differ in form (a number, a timestamp) from the same content as sent.
+        """
         meta = body["metadata"]
+        said = json.dumps(status, sort_keys=True)
+        if self.written.get(meta["uid"]) == said:
+            return
+        self.written[meta["uid"]] = said
         identity = {k: meta[k] for k in ("name", "namespace") if k in meta}
         self.kube.apply(
             {

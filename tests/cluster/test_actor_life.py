@@ -34,6 +34,7 @@ class World:
 
     cluster: Cluster
     queues: providers.Queues
+    controllers: list[providers.Controller]
 
     @property
     def kube(self) -> rig.Kube:
@@ -86,8 +87,10 @@ class World:
                 }
             except rig.KubeError as missing:
                 keda = {"missing": str(missing)}
+            errors = [error for c in self.controllers for error in c.errors[-2:]]
             raise AssertionError(
-                f"{late}; phases seen: {seen}; {self.status(name)}; the ScaledObject: {keda}"
+                f"{late}; phases seen: {seen}; {self.status(name)}; the ScaledObject: {keda}; "
+                f"the rig's controllers: {errors or 'no errors'}"
             ) from None
         return seen
 
@@ -132,7 +135,7 @@ def world(request: pytest.FixtureRequest) -> Iterator[World]:
         edit = functools.partial(_pointed_at, endpoint)
         try:
             with crossplane(plane, request.param, edit, more=(FLAVORS,)) as cluster:
-                yield World(cluster, queues)
+                yield World(cluster, queues, started)
         except BaseException:
             for name in ("keda-operator", "kube-scheduler", "kwok"):
                 print(f"--- {name}\n{plane.log(name)}")
@@ -239,7 +242,9 @@ def test_a_failing_pod_degrades_the_actor_naming_the_reason_and_the_flavor(
     message = _workload(world, name)["message"]
     assert said in message, message
     assert _condition(world, name, "WorkloadAvailable")["reason"] == reason
-    assert world.row(name)["Failing"] == 1
+    # A new actor's pod template gains its queue's URL once the queue is ready, so the
+    # first pods may be two (docs/real-cluster.md, what it found).
+    assert world.row(name)["Failing"] >= 1
 
 
 def test_kubectl_scale_pauses_the_actor_and_unpinning_resumes_it(world: World) -> None:
@@ -249,19 +254,21 @@ def test_kubectl_scale_pauses_the_actor_and_unpinning_resumes_it(world: World) -
     # What `kubectl scale asyncactor/pinned --replicas=0` sends.
     merge = "application/merge-patch+json"
     world.kube.request("PATCH", actor + "/scale", {"spec": {"replicas": 0}}, content_type=merge)
-    world.phases("pinned", "Paused")
+    # Creating an actor can open Crossplane's circuit breaker on its XR (more than 100
+    # watch events at once), which then lets one event through every 30 s for 5 minutes:
+    # the pin can take a minute or two to be composed (docs/real-cluster.md).
+    world.phases("pinned", "Paused", timeout=300)
     deployment = world.kube.get("apps/v1", "Deployment", "pinned", NAMESPACE)
     assert deployment["spec"]["replicas"] == 0
-    unpin = [{"op": "remove", "path": "/spec/scaling/pinnedReplicas"}]
-    patch = "application/json-patch+json"
-    world.kube.request("PATCH", actor, unpin, content_type=patch)
+    unpin = {"spec": {"scaling": {"pinnedReplicas": None}}}
+    world.kube.request("PATCH", actor, unpin, content_type=merge)
     if world.cluster.form == "v1":
         # A claim does not pass a removed field on to its XR (crossplane#4982).
-        xr = world.cluster.xr("pinned")["metadata"]["name"]
-        world.kube.request(
-            "PATCH", world.kube.path(API, "XAsyncActor", None, xr), unpin, content_type=patch
+        xr = world.kube.path(
+            API, "XAsyncActor", None, world.cluster.xr("pinned")["metadata"]["name"]
         )
-    world.phases("pinned", "Ready")
+        world.kube.request("PATCH", xr, unpin, content_type=merge)
+    world.phases("pinned", "Ready", timeout=300)
 
 
 def test_a_scaled_object_keda_refuses_is_reported_in_kedas_words(world: World) -> None:
