@@ -43,8 +43,9 @@ render: $(STAMP)
 ## Lint, type-check and run the whole test suite (the real-cluster tools are built first, if Go is there).
 test: $(DEV_STAMP) e2e-tools lint typecheck pytest
 
-## Build etcd, kube-apiserver, kube-controller-manager, Crossplane core and the crossplane CLI
-## from Go modules into a per-machine cache, linked into .e2e/bin/ (docs/real-cluster.md).
+## Build etcd, kube-apiserver, kube-controller-manager, kube-scheduler, Crossplane core, the
+## crossplane CLI, KEDA and kwok from Go modules into a per-machine cache, linked into
+## .e2e/bin/ (docs/real-cluster.md).
 e2e-tools:
 	@e2e/build-tools
 
@@ -68,10 +69,12 @@ test-fast: $(DEV_STAMP) lint typecheck
 	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 
 ## Write the files generated from the models: both XRDs (xrd/), the Input's CRD (package/input/)
-## and docs/flavors.md's table of how each list merges (from the merge rules).
-generate: $(STAMP)
+## and docs/flavors.md's table of how each list merges (from the merge rules); and, once the
+## rig's tools are built, docs/status.md's `kubectl get` of each phase, captured from the rig.
+generate: $(DEV_STAMP)
 	$(BIN)/python -m function.models.generate
 	$(BIN)/python -m function.resolve.merge_table
+	$(BIN)/python -m tests.cluster.show_phases
 
 ## Serve the function for `crossplane render` with examples/functions.yaml.
 serve: $(STAMP)
