@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests import support
 from tests.cluster import life, rig
 from tests.cluster.crossplane import API, FORMS, NAMESPACE
 from tests.cluster.world import World, living
@@ -23,6 +24,29 @@ def world(request: pytest.FixtureRequest) -> Iterator[World]:
     """A control plane per form with everything an actor lives on."""
     with living(request.param) as world:
         yield world
+
+
+FIXTURES = support.ROOT / "examples" / "image-enhancer" / "observed"
+
+
+def _fixture_conditions(stage: str, kind: str) -> list[dict[str, Any]]:
+    """The conditions the unit fixtures say a kind shows at a stage of an actor's life."""
+    for document in rig.read_documents(FIXTURES / f"{stage}.yaml"):
+        manifest = document.get("status", {}).get("atProvider", {}).get("manifest", {})
+        if manifest.get("kind") == kind:
+            return manifest["status"]["conditions"]  # type: ignore[no-any-return]
+    raise AssertionError(f"no {kind} in {stage}.yaml")
+
+
+def assert_fixture_holds(stage: str, kind: str, observed: dict[str, Any]) -> None:
+    """Each condition a fixture writes is what the real controller wrote (times aside)."""
+    real = {c["type"]: c for c in observed.get("status", {}).get("conditions", [])}
+    for condition in _fixture_conditions(stage, kind):
+        found = real.get(condition["type"], {})
+        said = {k: found.get(k) for k in condition}
+        assert said == condition, (
+            f"{stage}.yaml's {kind} says {condition}; KEDA and Kubernetes wrote {found}"
+        )
 
 
 def queue_name(actor: str) -> str:
@@ -39,6 +63,8 @@ def test_a_napping_actor_has_its_queue_and_keda_holds_it_at_zero(world: World) -
     assert ready["Ready"] == "True", scaled["status"]
     deployment = world.kube.get("apps/v1", "Deployment", "sleeper", NAMESPACE)
     assert deployment["spec"]["replicas"] == 0
+    assert_fixture_holds("napping", "ScaledObject", scaled)
+    assert_fixture_holds("napping", "Deployment", deployment)
     row = world.row("sleeper")
     assert (row["Running"], row["Min"], row["Max"]) == (0, 0, 2), row
 
@@ -53,6 +79,10 @@ def test_work_wakes_a_napping_actor_and_it_naps_again_once_the_queue_is_empty(
     row = world.row("waker")
     assert row["Running"] == 1, row
     assert {pod["spec"]["nodeName"] for pod in world.pods("waker")} == {"cpu-node"}
+    assert_fixture_holds("ready", "ScaledObject", world.scaled_object("waker"))
+    assert_fixture_holds(
+        "ready", "Deployment", world.kube.get("apps/v1", "Deployment", "waker", NAMESPACE)
+    )
     world.queues.purge(queue_name("waker"))
     world.phases("waker", "Napping", timeout=180)
     assert world.row("waker")["Running"] == 0
