@@ -95,6 +95,9 @@ class World:
     def scaled_object(self, name: str) -> dict[str, Any]:
         return self.kube.get("keda.sh/v1alpha1", "ScaledObject", name, NAMESPACE)  # type: ignore[no-any-return]
 
+    def deployment(self, name: str) -> dict[str, Any]:
+        return self.kube.get("apps/v1", "Deployment", name, NAMESPACE)  # type: ignore[no-any-return]
+
     def pods(self, name: str) -> list[dict[str, Any]]:
         path = self.kube.path("v1", "Pod", NAMESPACE) + f"?labelSelector=asya.sh/actor%3D{name}"
         return self.kube.request("GET", path)["items"]  # type: ignore[no-any-return]
