@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tests import support
-from tests.cluster import rig
+from tests.cluster import providers, rig
 
 EXAMPLES = support.ROOT / "examples"
 FORMS = {
@@ -90,7 +90,6 @@ def provide_queue(kube: rig.Kube, queue: dict[str, Any]) -> None:
     name = queue["spec"]["forProvider"]["name"]
     region = queue["spec"]["forProvider"]["region"]
     url = f"https://sqs.{region}.amazonaws.com/123456789012/{name}"
-    since = "2026-01-01T00:00:00Z"
     kube.apply(
         {
             "apiVersion": queue["apiVersion"],
@@ -98,10 +97,7 @@ def provide_queue(kube: rig.Kube, queue: dict[str, Any]) -> None:
             "metadata": {k: v for k, v in queue["metadata"].items() if k in ("name", "namespace")},
             "status": {
                 "atProvider": {"arn": f"arn:aws:sqs:{region}:123456789012:{name}", "url": url},
-                "conditions": [
-                    {"type": t, "status": "True", "reason": r, "lastTransitionTime": since}
-                    for t, r in (("Ready", "Available"), ("Synced", "ReconcileSuccess"))
-                ],
+                "conditions": providers.conditions(ready=True),
             },
         },
         status=True,

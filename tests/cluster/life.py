@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from function.compose.observed import is_true
 from tests import support
 from tests.cluster import rig
 
@@ -145,18 +146,17 @@ def add_node(kube: rig.Kube, name: str, labels: dict[str, str], **allocatable: s
     # The API server taints a new node not-ready; once kwok reports it Ready, the taint
     # goes, as kube-controller-manager's node lifecycle controller would take it off
     # (that controller is not run: it would also evict pods on a missed heartbeat).
-    rig.eventually(lambda: _ready(kube.get("v1", "Node", name)), 60, f"node {name} Ready")
+    rig.eventually(
+        lambda: is_true(kube.get("v1", "Node", name).get("status", {}), "Ready"),
+        60,
+        f"node {name} Ready",
+    )
     kube.request(
         "PATCH",
         kube.path("v1", "Node", None, name),
         {"spec": {"taints": None}},
         content_type="application/merge-patch+json",
     )
-
-
-def _ready(node: dict[str, Any]) -> bool:
-    conditions = node.get("status", {}).get("conditions") or []
-    return any(c["type"] == "Ready" and c["status"] == "True" for c in conditions)
 
 
 def start_keda(plane: rig.ControlPlane) -> None:

@@ -28,6 +28,7 @@ import yaml
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from function.compose.observed import is_true
 from tests.support import ROOT
 
 BIN = ROOT / ".e2e" / "bin"
@@ -196,8 +197,11 @@ class Kube:
         for crd in crds:
             name = crd["metadata"]["name"]
             eventually(
-                lambda name=name: _established(
-                    self.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", name)
+                lambda name=name: is_true(
+                    self.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", name).get(
+                        "status", {}
+                    ),
+                    "Established",
                 ),
                 timeout,
                 f"CRD {name} Established",
@@ -221,11 +225,6 @@ class Kube:
         }
         path.write_text(yaml.safe_dump(config))
         return path
-
-
-def _established(crd: dict[str, Any]) -> bool:
-    conditions = (crd.get("status") or {}).get("conditions") or []
-    return any(c["type"] == "Established" and c["status"] == "True" for c in conditions)
 
 
 def eventually(check: Any, timeout: float, what: str, every: float = 0.2) -> Any:

@@ -95,7 +95,7 @@ class World:
     def scaled_object(self, name: str) -> dict[str, Any]:
         return self.kube.get("keda.sh/v1alpha1", "ScaledObject", name, NAMESPACE)  # type: ignore[no-any-return]
 
-    def deployment(self, name: str) -> dict[str, Any]:
+    def live_deployment(self, name: str) -> dict[str, Any]:
         return self.kube.get("apps/v1", "Deployment", name, NAMESPACE)  # type: ignore[no-any-return]
 
     def pods(self, name: str) -> list[dict[str, Any]]:
