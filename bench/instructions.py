@@ -43,11 +43,11 @@ RUNS = (20, 120)
 
 # What `--without` can leave out: a module of the function and the name it calls.
 STAGES = {
-    "resolve": ("function.resolve.actor", "resolve_with"),
+    "resolve": ("function.validate.gate", "admit"),
     "layers": ("function.resolve.layers", "resolve_with"),
-    "validate": ("function.resolve.validate", "check"),
+    "validate": ("function.validate.pod_spec", "check"),
     "render": ("function.compose.renderers", "render_all"),
-    "status": ("function.compose.status", "derive"),
+    "status": ("function.status.phase", "derive"),
 }
 # What `--without` replaces with nothing.
 DROPPED = ("compress", "after")

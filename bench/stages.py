@@ -24,10 +24,11 @@ from bench import request as bench_request
 from function import parse
 from function import runner as fn
 from function.codec import structs
-from function.compose import renderers, status
-from function.resolve import actor
+from function.compose import renderers
 from function.serving import answers as serving
 from function.serving import question, request
+from function.status import phase
+from function.validate import gate
 
 # (module, function, label), in the order a call runs them.
 STAGES: tuple[tuple[Any, str, str], ...] = (
@@ -35,9 +36,9 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
     (serving, "decode", "decode the request"),
     (parse, "composite", "observed XR -> dict"),
     (fn, "memo_key", "resolve memo's key"),
-    (actor, "resolve_with", "resolve: layer, validate"),
+    (gate, "admit", "resolve: layer, validate"),
     (renderers, "render_all", "render 5 resources"),
-    (status, "derive", "status"),
+    (phase, "derive", "status"),
     (fn, "write", "write, without the Struct writes"),
     (structs, "encode", "write Structs (desired XR + 5 resources)"),
     (serving, "untagged", "serialise the response"),

@@ -18,11 +18,11 @@ from function import errors, parse
 from function.codec import response as response_bytes
 from function.codec import structs
 from function.codec.response import Answer
-from function.compose import conditions, status
 from function.models.input import Input
 from function.models.requirement import Requirement
 from function.resolve import merge
 from function.resolve.layers import Resolution
+from function.status import conditions, phase
 
 INTERNAL_ERROR = (
     "cannot compose resources: internal error in function-asya (see the function's logs)"
@@ -47,7 +47,7 @@ class Composed:
     wanted: list[Requirement]
     resolution: Resolution
     rendered: dict[str, dict[str, Any]]
-    report: status.Report
+    report: phase.Report
 
 
 def write(
@@ -99,7 +99,7 @@ def write(
     return Answer(rsp, desired + context)
 
 
-def _warnings(rsp: fnv1.RunFunctionResponse, resolution: Resolution, report: status.Report) -> None:
+def _warnings(rsp: fnv1.RunFunctionResponse, resolution: Resolution, report: phase.Report) -> None:
     """One Warning result per warning of the resolve and status stages, by its reason."""
     for reason, warnings in (
         ("FlavorWarning", resolution.warnings),

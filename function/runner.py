@@ -16,13 +16,13 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from function import errors, parse
 from function.cache import ContentCache, digest_of
 from function.codec.response import Answer
-from function.compose import health, renderers, status
+from function.compose import renderers
 from function.compose.renderers import meta, transports
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.requirement import Requirement
 from function.models.xr import Composite
-from function.resolve import actor, kube_schemas, ownership, requirements
+from function.resolve import actor, requirements
 from function.resolve.layers import Flavors, Resolution
 from function.respond import (
     Composed,
@@ -30,6 +30,8 @@ from function.respond import (
     fatal,
     write,
 )
+from function.status import phase, pod_health
+from function.validate import gate, kube_schemas, ownership
 
 # What resolving an actor needs but its own spec (its Input and flavors, read and
 # merged), by a digest of their content (memo_key): a fleet's actors share a few.
@@ -125,7 +127,7 @@ class FunctionRunner:
             prepared = self._prepare(req, xr, wanted)
             if prepared.flavors is None:
                 return write(req, Pending(prepared.settings, wanted.all()))
-            resolution = actor.resolve_with(xr, prepared.settings, prepared.flavors)
+            resolution = gate.admit(xr, prepared.settings, prepared.flavors)
             _refuse_namesakes(req, xr, resolution.spec.actor, prepared.settings)
             outcome = compose(req, xr, prepared.settings, wanted, resolution, observed)
             answer = write(req, outcome)
@@ -191,7 +193,7 @@ def _refuse_namesakes(
             pair: parse.fetched(req, requirements.NAMESAKES_KEY_PREFIX + pair[0])
             for pair in requirements.queue_namesakes(name, xr.namespace)
         },
-        transports.TRANSPORTS[settings.transport].broker(settings),
+        settings.broker(),
     )
 
 
@@ -233,7 +235,7 @@ def _actors_own(xr: Composite, observed: Mapping[str, Mapping[str, Any]]) -> lis
     ]
     if not xr.namespaced:
         wanted += requirements.for_wrapped_workloads(actor)
-    if health.needs_pods(observed.get(meta.DEPLOYMENT)):
+    if pod_health.needs_pods(observed.get(meta.DEPLOYMENT)):
         wanted += requirements.for_pods(actor, xr.namespace)
     return wanted
 
@@ -254,7 +256,7 @@ def compose(
     resolution: Resolution,
     observed: Mapping[str, Mapping[str, Any]],
 ) -> Composed:
-    """Refuse what the transport cannot carry, render the resolved actor, and derive its status."""
+    """Render the resolved actor and derive its status from what is observed."""
     fetched = {r.key: parse.fetched(req, r.key) for r in wanted.transport}
     plan = Plan(
         xr=xr,
@@ -266,6 +268,5 @@ def compose(
         autoscalers=parse.fetched(req, requirements.AUTOSCALER_KEY),
         origin=resolution.provenance,
     )
-    transports.of(plan).refuse(plan)
     rendered = renderers.render_all(plan)
-    return Composed(settings, wanted.all(), resolution, rendered, status.derive(plan, rendered))
+    return Composed(settings, wanted.all(), resolution, rendered, phase.derive(plan, rendered))

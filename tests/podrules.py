@@ -1,6 +1,6 @@
 """The API server's pod rules, written from the Kubernetes validation, as a test oracle.
 
-Independent of function/resolve/validate.py on purpose: the function's stage refuses what
+Independent of function/validate/pod_spec.py on purpose: the function's stage refuses what
 breaks these rules; this checks what it rendered.
 """
 

@@ -1,1 +1,1 @@
-"""The resolved spec made into Kubernetes objects, and the actor's status read from what is observed."""
+"""The resolved spec made into Kubernetes objects: one renderer per resource, one seam per transport."""

@@ -229,6 +229,24 @@ class Input(Settings):
             raise ValueError("pubsub.project is required with transport: pubsub")
         return self
 
+    def broker(self) -> dict[str, str]:
+        """The sidecar's env that says which broker holds the actor's queue ('' for unset).
+
+        Two actors whose queues bear one name share a queue only where these agree.
+        """
+        where = {
+            "sqs": {
+                "ASYA_AWS_REGION": self.aws.region,
+                "ASYA_SQS_ENDPOINT": self.sidecar.sqs_endpoint,
+            },
+            "rabbitmq": {"ASYA_RABBITMQ_URL": self.rabbitmq.url},
+            "pubsub": {
+                "ASYA_PUBSUB_PROJECT_ID": self.pubsub.project,
+                "ASYA_PUBSUB_ENDPOINT": self.pubsub.endpoint,
+            },
+        }
+        return {"ASYA_TRANSPORT": self.transport, **where[self.transport]}
+
     def ttl_delta(self) -> timedelta:
         """Return the response TTL as a timedelta."""
         return timedelta(seconds=durations.go_duration_seconds(self.ttl))

@@ -1,1 +1,1 @@
-"""An actor's spec resolved: its flavors fetched, merged with its own spec, and validated."""
+"""An actor's spec resolved: its flavors fetched and merged with its own spec, by the merge rules."""

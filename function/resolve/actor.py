@@ -7,21 +7,13 @@ request, `flavors lint` and `explain` for files (as Crossplane 2 would fetch the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from function.models.input import Input
 from function.models.requirement import Requirement
 from function.models.xr import Composite
-from function.resolve import (
-    keda_checks,
-    layers,
-    pod_security,
-    requirements,
-    sources,
-    timeout_checks,
-    validate,
-)
+from function.resolve import layers, requirements, sources
 
 
 @dataclass(frozen=True)
@@ -59,38 +51,3 @@ def flavors_of(found: Lookup, fetched: Mapping[str, list[dict[str, Any]]]) -> la
         FunctionError: for a flavor missing, or defined twice, or unreadable.
     """
     return layers.merge_flavors(sources.collect(found.wanted, fetched, found.namespace))
-
-
-def resolve_actor(
-    xr: Composite,
-    settings: Input,
-    found: Lookup,
-    fetched: Mapping[str, list[dict[str, Any]]],
-) -> layers.Resolution:
-    """Resolve an actor from what was fetched for it, then check its pod: the function's stages.
-
-    Raises:
-        FunctionError: for a flavor missing or ambiguous, a conflict, or an invalid value.
-    """
-    return resolve_with(xr, settings, flavors_of(found, fetched))
-
-
-def resolve_with(xr: Composite, settings: Input, flavors: layers.Flavors) -> layers.Resolution:
-    """Resolve an actor over its flavors (as `flavors_of` gives them), then check its pod.
-
-    Raises:
-        FunctionError: for a conflict the actor does not settle, or an invalid value.
-    """
-    resolution = layers.resolve_with(xr, flavors)
-    pod_security.check(settings, resolution.provenance)
-    validate.check(resolution.spec, settings, resolution.provenance)
-    keda_checks.check(resolution.spec, resolution.provenance)
-    contradicting = timeout_checks.contradictions(resolution, settings)
-    unrequested = keda_checks.warnings(resolution.spec, resolution.provenance)
-    if contradicting or unrequested:
-        return replace(
-            resolution,
-            timeout_warnings=tuple(contradicting),
-            scaling_warnings=tuple(unrequested),
-        )
-    return resolution

@@ -35,7 +35,7 @@ class Resolution:
     warnings: tuple[str, ...] = field(default=())
     # Timeouts that contradict the actor's (resolve.timeouts), said as warnings too.
     timeout_warnings: tuple[str, ...] = field(default=())
-    # What KEDA may refuse, and settings it leaves out (resolve.keda_checks).
+    # What KEDA may refuse, and settings it leaves out (validate.keda_checks).
     scaling_warnings: tuple[str, ...] = field(default=())
 
 

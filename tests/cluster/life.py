@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from function.compose.observed import is_true
+from function.models.observed import is_true
 from tests import support
 from tests.cluster import rig
 

@@ -28,7 +28,7 @@ import yaml
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from function.compose.observed import is_true
+from function.models.observed import is_true
 from tests.support import ROOT
 
 BIN = ROOT / ".e2e" / "bin"

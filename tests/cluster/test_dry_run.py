@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from function.resolve import kube_schemas, resources
+from function.validate import kube_schemas, resources
 from tests import support
 from tests.cluster import rig
 from tests.cluster.dry_run import DryRun

@@ -1,4 +1,4 @@
-"""KEDA's own admission webhook judges resolve/keda_checks.py, both ways.
+"""KEDA's own admission webhook judges validate/keda_checks.py, both ways.
 
 What the function refuses of a ScaledObject, rendered again with that check off, KEDA's
 webhook must refuse too (or the refusal was a false one); what the function renders
@@ -24,7 +24,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import json_format
 
 from function import runner as fn
-from function.resolve import keda_checks
+from function.validate import keda_checks
 from tests import support
 from tests.cluster import rig
 

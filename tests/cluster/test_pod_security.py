@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from function import runner as fn
-from function.compose.observed import is_wrapped
 from function.models import pod, security
+from function.models.observed import is_wrapped
 from function.models.security import VOLUME_KINDS
 from tests import support
 from tests.cluster import rig

@@ -19,7 +19,7 @@ from google.protobuf import json_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from function.compose.observed import is_wrapped
+from function.models.observed import is_wrapped
 from tests import schemas, support
 from tests.unit.test_fuzz import (
     KEYS,

@@ -22,8 +22,8 @@ from function import cache
 from function import runner as fn
 from function.cli.render.pipeline import Outcome
 from function.codec import structs
-from function.compose.observed import is_wrapped
 from function.models import spec as spec_model
+from function.models.observed import is_wrapped
 from tests.golden.cases import CASES, FULL, Case
 from tests.golden.stages import STAGES, Stage
 from tests.support import ROOT

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from function.compose.observed import is_wrapped
+from function.models.observed import is_wrapped
 from tests import schemas
 from tests.golden.cases import CASES, Case
 from tests.support import ROOT

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from function.compose.observed import is_wrapped
+from function.models.observed import is_wrapped
 from tests.golden.cases import CASES, Case
 
 READY_CASES = [case for case in CASES if case.name.endswith("-ready") and case.observed]

@@ -16,7 +16,7 @@ import grpc
 import pytest
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
-from function.resolve import kube_schemas
+from function.validate import kube_schemas
 from tests import schemas, support
 
 pytestmark = pytest.mark.slow

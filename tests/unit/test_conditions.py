@@ -9,7 +9,7 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import runner as fn
-from function.compose import conditions
+from function.status import conditions
 from tests import support
 from tests.unit.render.plans import stage
 from tests.unit.test_health import pod, unavailable, waiting

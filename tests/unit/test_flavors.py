@@ -12,7 +12,8 @@ from function.models import input as fn_input
 from function.models import spec as spec_model
 from function.models import xr as xr_model
 from function.models.spec import as_data
-from function.resolve import actor, layers, sources
+from function.resolve import layers, sources
+from function.validate import gate
 
 
 def composite(**spec: Any) -> xr_model.Composite:
@@ -32,7 +33,7 @@ def flavor(name: str, data: dict[str, Any], **metadata: Any) -> sources.Flavor:
 def resolve(spec: dict[str, Any], *fetched: sources.Flavor) -> layers.Resolution:
     """Resolve and check, at the resolve boundary the function and the tools share."""
     names = [flavor.name for flavor in fetched]
-    return actor.resolve_with(
+    return gate.admit(
         composite(**spec, flavors=names) if names else composite(**spec),
         fn_input.parse({}),
         layers.merge_flavors(list(fetched)),

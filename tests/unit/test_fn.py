@@ -304,7 +304,10 @@ def test_the_transport_refuses_before_anything_is_rendered(
     def never(plan: Any) -> Any:
         raise AssertionError("rendered an actor the transport refuses")
 
-    monkeypatch.setattr(fn.renderers, "render_all", never)
+    monkeypatch.setattr(
+        fn.renderers, "RESOURCES", tuple((name, never) for name, _ in fn.renderers.RESOURCES)
+    )
+    monkeypatch.setattr(fn.renderers.transports.SQS, "resources", lambda _, plan: never(plan))
     xr = support.MINIMAL_XR | {
         "metadata": {"name": "x", "labels": {"crossplane.io/claim-namespace": "n" * 30}},
         "spec": support.MINIMAL_XR["spec"] | {"actor": "a" * 63},

@@ -9,8 +9,9 @@ import pytest
 
 from function import runner as fn
 from function.codec import structs
-from function.compose import conditions, health, renderers, status
+from function.compose import renderers
 from function.resolve import requirements
+from function.status import conditions, phase, pod_health
 from tests import schemas, support
 from tests.golden.cases import TROUBLES
 from tests.unit.render.plans import plan, stage
@@ -94,12 +95,12 @@ def unavailable(ready: int = 0, replicas: int = 1) -> dict[str, dict[str, Any]]:
     return observed
 
 
-def derive(**kwargs: Any) -> status.Report:
+def derive(**kwargs: Any) -> phase.Report:
     actor = plan(observed=kwargs.pop("observed", None) or unavailable(), **kwargs)
-    return status.derive(actor, renderers.render_all(actor))
+    return phase.derive(actor, renderers.render_all(actor))
 
 
-def workload(report: status.Report) -> dict[str, Any]:
+def workload(report: phase.Report) -> dict[str, Any]:
     found: dict[str, Any] = report.status["infrastructure"]["workload"]
     return found
 
@@ -109,15 +110,15 @@ def workload(report: status.Report) -> dict[str, Any]:
 
 def test_only_a_deployment_that_is_not_fully_available_needs_its_pods() -> None:
     healthy = stage("ready")["deployment"]
-    assert not health.needs_pods(healthy)
-    assert not health.needs_pods(None)
-    assert health.needs_pods(unavailable()["deployment"])
+    assert not pod_health.needs_pods(healthy)
+    assert not pod_health.needs_pods(None)
+    assert pod_health.needs_pods(unavailable()["deployment"])
     # Available, with fewer ready than it has: a rollout or a pod failing beside the others.
     short = stage("ready")["deployment"]
     short["status"]["atProvider"]["manifest"]["status"]["readyReplicas"] = 4
-    assert health.needs_pods(short)
+    assert pod_health.needs_pods(short)
     napping = stage("napping")["deployment"]
-    assert not health.needs_pods(napping)
+    assert not pod_health.needs_pods(napping)
 
 
 def request(observed: dict[str, dict[str, Any]], pods: list[dict[str, Any]] | None) -> Any:
@@ -172,19 +173,19 @@ def test_pods_are_counted_as_running_pending_and_failing() -> None:
     report = derive(pods=pods)
     assert (workload(report)["running"], workload(report)["pending"]) == (1, 2)
     assert workload(report)["failing"] == 2
-    assert report.phase == status.Phase.DEGRADED
+    assert report.phase == phase.Phase.DEGRADED
 
 
 def test_without_pods_the_counts_come_from_the_deployment() -> None:
     report = derive(observed=unavailable(ready=1, replicas=3))
     assert (workload(report)["running"], workload(report)["pending"]) == (1, 2)
     assert workload(report)["failing"] == 0
-    assert report.phase == status.Phase.CREATING
+    assert report.phase == phase.Phase.CREATING
 
 
 def test_an_actor_with_pending_pods_only_is_creating_not_degraded() -> None:
     report = derive(pods=[pod("echo-a", phase="Pending", ready=False)])
-    assert report.phase == status.Phase.CREATING
+    assert report.phase == phase.Phase.CREATING
     assert workload(report)["pending"] == 1
 
 
@@ -203,7 +204,7 @@ def test_an_actor_with_pending_pods_only_is_creating_not_degraded() -> None:
 def test_each_retried_reason_counts_as_failing(reason: str) -> None:
     report = derive(pods=[pod("echo-a", containers=[waiting("asya-runtime", reason)])])
     assert workload(report)["failing"] == 1
-    assert report.phase == status.Phase.DEGRADED
+    assert report.phase == phase.Phase.DEGRADED
 
 
 def test_a_container_restarting_after_oomkilled_is_failing() -> None:
@@ -279,7 +280,7 @@ def test_unschedulable_pods_say_what_the_pod_asks_for_and_who_asked() -> None:
         assert asked in message
     # No node fits until the actor, a flavor or the nodes change: a new actor is degraded too
     # (as kube-scheduler and kwok showed in tests/cluster/test_actor_life.py).
-    assert report.phase == status.Phase.DEGRADED
+    assert report.phase == phase.Phase.DEGRADED
 
 
 def test_messages_stay_the_same_while_only_restarts_and_back_off_change() -> None:
@@ -309,7 +310,7 @@ def test_a_long_scheduler_message_is_bounded() -> None:
     scheduler = "0/300 nodes are available: " + "node(s) had untolerated taint, " * 40
     unscheduled = unschedulable_pod(scheduler)
     message = workload(derive(pods=[unscheduled]))["message"]
-    assert len(message) <= len("Deployment is not available: ") + health.MAX_MESSAGE
+    assert len(message) <= len("Deployment is not available: ") + pod_health.MAX_MESSAGE
 
 
 def test_phase_degraded_is_in_both_xrds() -> None:
@@ -351,7 +352,7 @@ def test_a_ready_pod_runs_whatever_its_containers_went_through() -> None:
     }
     report = derive(pods=[pod("echo-a", ready=True, containers=[recovered])])
     assert (workload(report)["running"], workload(report)["failing"]) == (1, 0)
-    assert report.phase != status.Phase.DEGRADED
+    assert report.phase != phase.Phase.DEGRADED
 
 
 def test_an_unhealthy_actor_asks_for_its_pods_already_on_call_one() -> None:
@@ -415,7 +416,7 @@ def test_a_rollout_stuck_beside_available_old_pods_is_looked_into() -> None:
     manifest = stuck["status"]["atProvider"]["manifest"]
     manifest["spec"] = {"replicas": 5}
     manifest["status"] |= {"replicas": 6, "readyReplicas": 5, "updatedReplicas": 1}
-    assert health.needs_pods(stuck)
+    assert pod_health.needs_pods(stuck)
 
 
 @pytest.mark.parametrize("odd", [["CrashLoopBackOff"], {"CrashLoopBackOff": 1}, 7, None])
@@ -494,7 +495,7 @@ def test_a_gke_scheduler_message_keeps_who_set_the_placement_and_ends_on_a_whole
     unscheduled = unschedulable_pod(GKE_SCHEDULER)
     report = derive(flavors={"gpu-a100": GPU_FLAVOR, "zone-a": ZONE_FLAVOR}, pods=[unscheduled])
     message = workload(report)["message"]
-    assert len(message) <= len("Deployment is not available: ") + health.MAX_MESSAGE
+    assert len(message) <= len("Deployment is not available: ") + pod_health.MAX_MESSAGE
     for asked in (
         '(nodeSelector.cloud.google.com/gke-accelerator, from flavor "gpu-a100")',
         'node affinity (affinity.nodeAffinity, from flavor "zone-a")',
@@ -524,7 +525,7 @@ def test_a_serving_actor_whose_new_pod_cannot_be_scheduled_is_degraded() -> None
         observed=unavailable(ready=1, replicas=2),
         pods=[serving, scale_up],
     )
-    assert report.phase == status.Phase.DEGRADED
+    assert report.phase == phase.Phase.DEGRADED
     [aspect] = [a for a in report.aspects if a.type == "WorkloadAvailable"]
     assert aspect.reason == "PodsUnschedulable"
     assert "1 of 2 pods pending: cannot be scheduled" in workload(report)["message"]

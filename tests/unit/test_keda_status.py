@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from function import runner as fn
-from function.compose import renderers, status
+from function.compose import renderers
 from function.compose.renderers import meta
 from function.resolve import requirements
+from function.status import phase
 from tests import schemas, support
 from tests.unit.render.plans import plan, stage
 
@@ -53,7 +54,7 @@ UNHEALTHY_HPA = {
 }
 
 
-def report(conditions: list[dict[str, Any]], *, deployment_ready: bool = True) -> status.Report:
+def report(conditions: list[dict[str, Any]], *, deployment_ready: bool = True) -> phase.Report:
     observed = stage("ready")
     observed["scaledobject"]["status"]["atProvider"]["manifest"]["status"] = {
         "conditions": conditions
@@ -62,10 +63,10 @@ def report(conditions: list[dict[str, Any]], *, deployment_ready: bool = True) -
         manifest = observed["deployment"]["status"]["atProvider"]["manifest"]
         manifest["status"]["conditions"][0]["status"] = "False"
     actor = plan(observed=observed)
-    return status.derive(actor, renderers.render_all(actor))
+    return phase.derive(actor, renderers.render_all(actor))
 
 
-def keda(found: status.Report) -> dict[str, Any]:
+def keda(found: phase.Report) -> dict[str, Any]:
     part: dict[str, Any] = found.status["infrastructure"]["keda"]
     return part
 
@@ -84,14 +85,14 @@ def test_a_healthy_scaled_object_reads_the_same_on_every_version() -> None:
         ],
     ):
         found = report(conditions)
-        assert found.phase == status.Phase.READY
+        assert found.phase == phase.Phase.READY
         assert keda(found) == {"ready": True, "message": ""}
 
 
 @pytest.mark.parametrize("version", ["2.20", "2.20.2"])
 def test_an_unhealthy_hpa_degrades_a_running_actor_with_keda_reason(version: str) -> None:
     found = report(UNHEALTHY_HPA[version])
-    assert found.phase == status.Phase.DEGRADED
+    assert found.phase == phase.Phase.DEGRADED
     assert keda(found)["ready"] is False
     assert HPA_FAILING in keda(found)["message"]
     reason = "HPAMetricsUnavailable" if version == "2.20" else "FailedGetExternalMetric"
@@ -105,7 +106,7 @@ def test_hpa_health_flapping_on_2_20_never_sends_the_actor_back_to_creating() ->
         report(conditions).phase
         for conditions in (UNHEALTHY_HPA["2.19"], UNHEALTHY_HPA["2.20"], UNHEALTHY_HPA["2.19"])
     ]
-    assert status.Phase.CREATING not in phases
+    assert phase.Phase.CREATING not in phases
 
 
 def test_a_refused_scaled_object_degrades_a_running_actor_and_holds_a_new_one_in_creating() -> None:
@@ -119,18 +120,18 @@ def test_a_refused_scaled_object_degrades_a_running_actor_and_holds_a_new_one_in
         ACTIVE,
     ]
     running = report(refused)
-    assert running.phase == status.Phase.DEGRADED
+    assert running.phase == phase.Phase.DEGRADED
     assert keda(running) == {
         "ready": False,
         "message": "ScaledObject is not ready: failed to get queue attributes",
     }
     starting = report(refused, deployment_ready=False)
-    assert starting.phase == status.Phase.CREATING
+    assert starting.phase == phase.Phase.CREATING
 
 
 def test_a_scaled_object_without_conditions_yet_is_waited_for() -> None:
     found = report([])
-    assert found.phase == status.Phase.CREATING
+    assert found.phase == phase.Phase.CREATING
     assert keda(found) == {
         "ready": False,
         "message": "ScaledObject is not ready: no Ready condition yet",
@@ -140,7 +141,7 @@ def test_a_scaled_object_without_conditions_yet_is_waited_for() -> None:
 def test_paused_scaling_is_said_and_the_actor_shows_paused() -> None:
     paused = {"type": "Paused", "status": "True", "reason": "ScaledObjectPaused"}
     found = report([READY, ACTIVE, NO_FALLBACK, paused])
-    assert found.phase == status.Phase.PAUSED
+    assert found.phase == phase.Phase.PAUSED
     assert keda(found) == {
         "ready": True,
         "message": "scaling is paused (autoscaling.keda.sh/paused): replicas stay as they are",
@@ -155,7 +156,7 @@ def test_fallback_replicas_are_said_as_degraded() -> None:
         "message": "At least one trigger is falling back on this scaled object",
     }
     found = report([READY, ACTIVE, fallback, NOT_PAUSED])
-    assert found.phase == status.Phase.DEGRADED
+    assert found.phase == phase.Phase.DEGRADED
     assert "fallback replicas" in keda(found)["message"]
 
 
@@ -188,7 +189,7 @@ def scaling_with(
             scaled_object_status
         )
     actor = plan(observed=observed, autoscalers=list(hpas))
-    found: dict[str, Any] = status.derive(actor, renderers.render_all(actor)).status["scaling"]
+    found: dict[str, Any] = phase.derive(actor, renderers.render_all(actor)).status["scaling"]
     return found
 
 
@@ -245,7 +246,7 @@ def test_a_long_actors_hpa_is_found_by_the_name_the_function_gave_it() -> None:
     keda_default = hpa(desiredReplicas=6)
     keda_default["metadata"]["name"] = f"keda-hpa-{actor}"
     actor_plan = plan({"actor": actor}, observed=observed, autoscalers=[keda_default, named])
-    found = status.derive(actor_plan, renderers.render_all(actor_plan)).status["scaling"]
+    found = phase.derive(actor_plan, renderers.render_all(actor_plan)).status["scaling"]
     assert found["desiredReplicas"] == 4
 
 
@@ -274,7 +275,7 @@ def test_every_actor_asks_for_its_hpa_so_the_requirements_never_change() -> None
 def test_scalers_and_hpa_failing_on_2_20_is_degraded_too() -> None:
     both = {"type": "Ready", "status": "False", "reason": "ScalingDegraded", "message": "x"}
     found = report([both, ACTIVE])
-    assert found.phase == status.Phase.DEGRADED
+    assert found.phase == phase.Phase.DEGRADED
     assert found.ready["scaledobject"] is True
 
 
@@ -286,7 +287,7 @@ def test_some_triggers_failing_degrades_and_never_sends_back_to_creating() -> No
         "message": "Some triggers defined in ScaledObject are not working correctly",
     }
     found = report([partial, ACTIVE])
-    assert found.phase == status.Phase.DEGRADED
+    assert found.phase == phase.Phase.DEGRADED
     assert found.ready["scaledobject"] is True
     assert "PartialTriggerError" in keda(found)["message"]
 

@@ -2,7 +2,7 @@
 
 Each file in keda_versions/ holds one version's cases: what KEDA writes for an actor
 serving, napping, failing to read its metric, or paused, and the phase, autoscaler
-reason and `status.scaling` the function derives from it.
+reason and `phase.scaling` the function derives from it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from function.compose import renderers, status
+from function.compose import renderers
+from function.status import phase
 from tests import schemas
 from tests.golden.test_schemas import xr_schema
 from tests.support import ROOT
@@ -41,7 +42,7 @@ def cases() -> list[Any]:
     ]
 
 
-def derive(case: dict[str, Any]) -> status.Report:
+def derive(case: dict[str, Any]) -> phase.Report:
     observed = stage("ready")
     manifest = observed["scaledobject"]["status"]["atProvider"]["manifest"]
     manifest["status"] = case["scaledObject"]["status"]
@@ -52,7 +53,7 @@ def derive(case: dict[str, Any]) -> status.Report:
     deployment |= case["deployment"]
     hpas = [] if case["hpa"] is None else [HPA | {"status": case["hpa"]}]
     actor = plan(observed=observed, autoscalers=hpas)
-    return status.derive(actor, renderers.render_all(actor))
+    return phase.derive(actor, renderers.render_all(actor))
 
 
 @pytest.mark.parametrize("case", cases())

@@ -19,7 +19,7 @@ from function import runner as fn
 from function.errors import FlavorError
 from function.models import names
 from function.models import scaling as scaling_model
-from function.resolve import kube_schemas
+from function.validate import kube_schemas
 from tests import support
 from tests.unit.test_flavors import flavor, resolve
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from function import respond
 from function import runner as fn
 from function.codec import structs
-from function.compose.observed import is_wrapped
+from function.models.observed import is_wrapped
 from function.models.spec import Spec, as_data
 from tests import podrules, schemas, support
 

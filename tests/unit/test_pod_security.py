@@ -12,7 +12,7 @@ from google.protobuf import json_format
 
 from function import runner as fn
 from function.cli.main import cli
-from function.compose.observed import is_wrapped
+from function.models.observed import is_wrapped
 from tests import support
 
 # The actor: the node's root filesystem, a privileged sidecar mounting it, port 22.

@@ -14,7 +14,7 @@ import pytest
 
 from function import runner as fn
 from function.models import quantity
-from function.resolve import resources
+from function.validate import resources
 from tests import support
 
 

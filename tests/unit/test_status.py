@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from function.compose import observed as observed_module
-from function.compose import renderers, status
+from function.compose import renderers
+from function.models import observed as observed_module
+from function.status import phase
 from tests.unit.render.plans import plan, stage
 
 
@@ -93,7 +94,7 @@ def test_phase_table(case: PhaseCase) -> None:
         observed=stage(case.stage) if case.stage != "created" else {},
         settings={"aws": {"accountId": "123456789012"}},
     )
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     infrastructure = report.status["infrastructure"]
     assert report.phase.value == case.phase, case.reason
     assert report.status["phase"] == case.phase
@@ -111,7 +112,7 @@ def test_phase_table(case: PhaseCase) -> None:
 
 def test_ready_reports_the_queue_url_arn_and_replicas() -> None:
     actor = plan(observed=stage("ready"))
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     assert report.status["queueUrl"].endswith("/asya-asya-text-processor")
     assert (
         report.status["queueIdentifier"]
@@ -134,7 +135,7 @@ def test_an_available_deployment_is_ready_with_an_empty_message_and_its_counts()
     manifest_status = observed["deployment"]["status"]["atProvider"]["manifest"]["status"]
     manifest_status["readyReplicas"] = 3
     actor = plan(observed=observed)
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     # Counted from the Deployment's status: its Pods were not fetched.
     assert report.status["infrastructure"]["workload"] == {
         "ready": True,
@@ -165,7 +166,7 @@ def test_a_resource_that_cannot_be_applied_says_why(resource: str, part: str, pr
     observed = stage("ready")
     synced_false(observed[resource], "admission webhook denied the request: " + "x" * 600)
     actor = plan(observed=observed)
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     message = report.status["infrastructure"][part]["message"]
     assert message.startswith(
         f"{prefix} cannot apply: ReconcileError: admission webhook denied the request: xxx"
@@ -179,7 +180,7 @@ def test_an_object_provider_kubernetes_has_not_observed_yet_says_so() -> None:
     observed = stage("ready")
     del observed["deployment"]["status"]["atProvider"]["manifest"]
     actor = plan(observed=observed)
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     assert report.status["infrastructure"]["workload"]["message"] == (
         "waiting for provider-kubernetes to observe the Deployment"
     )
@@ -190,7 +191,7 @@ def test_a_ready_condition_that_is_false_without_a_reason_says_so() -> None:
     manifest_status = observed["scaledobject"]["status"]["atProvider"]["manifest"]["status"]
     manifest_status["conditions"] = [{"type": "Ready", "status": "False"}]
     actor = plan(observed=observed)
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     assert report.status["infrastructure"]["keda"]["message"] == (
         "ScaledObject is not ready: Ready is False"
     )
@@ -201,14 +202,14 @@ def test_disabled_scaling_counts_keda_as_ready() -> None:
     del observed["scaledobject"]
     actor = plan({"scaling": {"enabled": False}, "replicas": 2}, observed=observed)
     rendered = renderers.render_all(actor)
-    report = status.derive(actor, rendered)
+    report = phase.derive(actor, rendered)
     assert report.status["infrastructure"]["keda"] == {"ready": True, "message": ""}
     assert report.phase.value == "Ready"
 
 
 def test_unobserved_resources_are_not_ready() -> None:
     actor = plan()
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     assert report.ready == {"sqs-queue": False, "triggerauthentication": False, "deployment": False}
 
 
@@ -225,7 +226,7 @@ def test_misshapen_observed_lists_read_as_none(junk: Any) -> None:
     observed["scaledobject"]["spec"]["forProvider"]["manifest"]["spec"]["triggers"] = junk
     observed["sqs-queue"]["status"]["conditions"] = junk
     actor = plan(observed=observed)
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     assert report.status["infrastructure"]["queue"]["message"] == (
         "waiting for the queue to become ready: no Ready condition yet"
     )

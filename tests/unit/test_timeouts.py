@@ -14,8 +14,9 @@ from function.compose import renderers
 from function.errors import SpecError
 from function.models import input as fn_input
 from function.models import timeouts
-from function.resolve import actor, layers
+from function.resolve import layers
 from function.resolve.layers import Resolution
+from function.validate import gate
 from tests import support
 from tests.unit.render.plans import plan
 from tests.unit.test_flavors import composite, flavor
@@ -65,9 +66,7 @@ def _resolve(
 ) -> Resolution:
     names = [f.name for f in fetched]
     xr = composite(**spec, flavors=names) if names else composite(**spec)
-    return actor.resolve_with(
-        xr, fn_input.parse(settings or {}), layers.merge_flavors(list(fetched))
-    )
+    return gate.admit(xr, fn_input.parse(settings or {}), layers.merge_flavors(list(fetched)))
 
 
 def test_an_actor_timeout_the_sidecar_would_refuse_is_refused_naming_it() -> None:

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from function import runner as fn
-from function.compose.status import Phase
 from function.models import names, pod, xrd
 from function.models import spec as spec_model
+from function.status.phase import Phase
 from tests import schemas, support
 from tests.schemas import load_all
 from tests.support import ROOT

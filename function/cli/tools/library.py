@@ -18,6 +18,7 @@ from function.resolve import actor
 from function.resolve.actor import Lookup
 from function.resolve.layers import Resolution
 from function.resolve.sources import FLAVOR_LABEL, Flavor, from_config_map, from_environment_config
+from function.validate import gate
 
 # What the tools take as an actor: the claim or v2 XR, and the v1 XR, of the version
 # the XRDs serve.
@@ -140,7 +141,7 @@ def resolve(body: dict[str, Any], library: Sequence[Entry], settings: Input) -> 
     """
     xr = xr_model.parse(body)
     found = actor.lookup(xr, settings, namespaced_selectors=True)
-    return actor.resolve_actor(xr, settings, found, fetched_for(found, library))
+    return gate.admit(xr, settings, actor.flavors_of(found, fetched_for(found, library)))
 
 
 def fetched_for(lookup: Lookup, library: Sequence[Entry]) -> dict[str, list[dict[str, Any]]]:

@@ -18,9 +18,10 @@ from function.errors import FunctionError, MergeConflictError
 from function.models import names
 from function.models import xr as xr_model
 from function.models.input import Input
-from function.resolve import actor, layers, merge
+from function.resolve import layers, merge
 from function.resolve.layers import IGNORED_IN_FLAVORS
 from function.resolve.sources import FLAVOR_LABEL
+from function.validate import gate
 
 ERROR = "error"
 # Two flavors that cannot be combined: worth knowing, not wrong (cpu-small and
@@ -107,9 +108,7 @@ def check_flavor(entry: Entry, settings: Input) -> list[Finding]:
             )
         )
     try:
-        resolution = actor.resolve_with(
-            _placeholder_xr(entry), settings, layers.merge_flavors([flavor])
-        )
+        resolution = gate.admit(_placeholder_xr(entry), settings, layers.merge_flavors([flavor]))
     except FunctionError as exc:
         found.append(Finding(name, exc.path, ERROR, str(exc)))
         return found
@@ -162,7 +161,7 @@ def check_shared_names(actors: Sequence[dict[str, Any]]) -> list[Finding]:
     """Actors of one namespace with the same `spec.actor`, or whose queues share a name.
 
     They would share a queue (and a Deployment), and the function refuses all but one:
-    in a cluster it finds the others' Deployments (resolve.ownership), here the files
+    in a cluster it finds the others' Deployments (validate.ownership), here the files
     say it.
     """
     by_name: dict[tuple[str, str], list[str]] = {}

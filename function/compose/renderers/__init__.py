@@ -27,8 +27,14 @@ RESOURCES: tuple[tuple[str, Callable[[Plan], dict[str, Any] | None]], ...] = (
 
 
 def render_all(plan: Plan) -> dict[str, dict[str, Any]]:
-    """Render every resource the actor needs now, keyed by composition resource name."""
-    rendered = dict(transports.of(plan).resources(plan))
+    """Render every resource the actor needs now, keyed by composition resource name.
+
+    Raises:
+        FunctionError: when the transport cannot carry the actor's queue (its name).
+    """
+    transport = transports.of(plan)
+    transport.refuse(plan)
+    rendered = dict(transport.resources(plan))
     for name, renderer in RESOURCES:
         body = renderer(plan)
         if body is not None:

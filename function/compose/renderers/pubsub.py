@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from function.compose import observed
 from function.compose.renderers import meta
 from function.compose.renderers.transport import Credentials, QueueState
+from function.models import observed
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.requirement import Requirement
@@ -141,14 +141,6 @@ class PubSub:
             "value": value,
         }
         return meta.trigger("gcp-pubsub", metadata, authentication)
-
-    def broker(self, settings: Input) -> dict[str, str]:
-        """The transport, the project and an emulator's endpoint."""
-        return {
-            "ASYA_TRANSPORT": self.name,
-            "ASYA_PUBSUB_PROJECT_ID": settings.pubsub.project,
-            "ASYA_PUBSUB_ENDPOINT": settings.pubsub.endpoint,
-        }
 
     def sidecar_env(self, plan: Plan) -> list[dict[str, Any]]:
         """The transport, the project, and an emulator endpoint when set."""

@@ -65,10 +65,6 @@ class RabbitMQ:
             env.append({"name": "ASYA_RABBITMQ_URL", "value": plan.settings.rabbitmq.url})
         return env
 
-    def broker(self, settings: Input) -> dict[str, str]:
-        """The transport and the broker's URL."""
-        return {"ASYA_TRANSPORT": self.name, "ASYA_RABBITMQ_URL": settings.rabbitmq.url}
-
     def credentials(self, plan: Plan) -> Credentials:
         """Broker credentials from `rabbitmq.credsSecret`, when set; no cloud identity."""
         return Credentials(plan.settings.rabbitmq.creds_secret)

@@ -7,11 +7,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from function.compose import observed
 from function.compose.renderers import meta
 from function.compose.renderers.transport import Credentials, QueueState
 from function.errors import InputError, SpecError
-from function.models import pod
+from function.models import observed, pod
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.requirement import Requirement
@@ -268,14 +267,6 @@ class SQS:
         if plan.settings.sidecar.sqs_endpoint:
             env.append({"name": "ASYA_SQS_ENDPOINT", "value": plan.settings.sidecar.sqs_endpoint})
         return env
-
-    def broker(self, settings: Input) -> dict[str, str]:
-        """The transport, the region and a custom endpoint."""
-        return {
-            "ASYA_TRANSPORT": self.name,
-            "ASYA_AWS_REGION": settings.aws.region,
-            "ASYA_SQS_ENDPOINT": settings.sidecar.sqs_endpoint,
-        }
 
     def credentials(self, plan: Plan) -> Credentials:
         """AWS keys from `sidecar.awsCredsSecret` when set, and IRSA when the Input enables it."""

@@ -76,11 +76,5 @@ class Transport(Protocol):
     def sidecar_env(self, plan: Plan) -> list[dict[str, Any]]:
         """The sidecar's transport settings."""
 
-    def broker(self, settings: Input) -> dict[str, str]:
-        """The sidecar's env that says which broker holds its queue ('' for unset).
-
-        Two actors whose queues bear one name share a queue only where these agree.
-        """
-
     def credentials(self, plan: Plan) -> Credentials:
         """Where the sidecar's credentials come from: a Secret, the pod's identity, or neither."""

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from function.compose import renderers, status
+from function.compose import renderers
 from function.compose.renderers import transports
 from function.models import pod
+from function.status import phase
 from tests.unit.render.plans import env, manifest, plan, stage
 
 RABBITMQ = {"transport": "rabbitmq"}
@@ -93,7 +94,7 @@ def test_each_transport_hands_the_sidecar_its_own_credentials_only(
 
 def test_rabbitmq_status_reports_the_queue_ready_with_its_identifier() -> None:
     actor = plan(settings=RABBITMQ)
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     assert report.status["queueIdentifier"] == "asya-team-echo"
     assert "queueUrl" not in report.status
     assert report.status["infrastructure"]["queue"] == {"ready": True, "message": ""}
@@ -215,7 +216,7 @@ def test_pubsub_queue_waits_for_each_resource_with_its_own_message() -> None:
         "status": {"conditions": [{"type": "Ready", "status": "False", "reason": "Creating"}]}
     }
     actor = plan(settings=PUBSUB, observed=observed)
-    report = status.derive(actor, renderers.render_all(actor))
+    report = phase.derive(actor, renderers.render_all(actor))
     assert report.status["infrastructure"]["queue"] == {
         "ready": False,
         "message": "waiting for the subscription to become ready: Creating",
@@ -234,7 +235,7 @@ def test_the_phase_goes_creating_ready_napping(transport: str) -> None:
     for name in ("created", "ready", "napping"):
         observed = {} if name == "created" else stage(name, transport)
         actor = plan(settings=settings, observed=observed)
-        phases.append(status.derive(actor, renderers.render_all(actor)).phase.value)
+        phases.append(phase.derive(actor, renderers.render_all(actor)).phase.value)
     assert phases == ["Creating", "Ready", "Napping"]
 
 
@@ -280,6 +281,6 @@ def test_the_broker_a_transport_names_is_what_its_sidecar_is_told(settings: dict
         if c["name"] == pod.SIDECAR
     )
     told = env(sidecar)
-    broker = transports.TRANSPORTS[actor.settings.transport].broker(actor.settings)
+    broker = actor.settings.broker()
     assert {k: v for k, v in broker.items() if v} == {k: told[k] for k in broker if k in told}
     assert all(k in told for k, v in broker.items() if v)

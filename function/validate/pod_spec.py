@@ -17,8 +17,8 @@ from function.models import names, pod
 from function.models.input import Input
 from function.models.pod import Loc
 from function.models.spec import Spec
-from function.resolve import env_names, kube_schemas, pod_volumes, resources
 from function.resolve.provenance import MAX_PROBLEMS, Provenance
+from function.validate import env_names, kube_schemas, pod_volumes, resources
 
 
 def check(spec: Spec, settings: Input, origin: Provenance) -> None:

@@ -24,8 +24,8 @@ import jsonschema_rs
 
 from function.codec.kinds import kind_of
 from function.models import quantity
-from function.resolve import api_server_checks
 from function.resolve.provenance import Provenance
+from function.validate import api_server_checks
 
 SCHEMAS = ("kubernetes_validate", "kubernetes-json-schema/v1.37.0-local-strict/_definitions.json")
 CORE = "io.k8s.api.core.v1."

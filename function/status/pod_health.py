@@ -19,10 +19,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from function.compose import observed, pod_paths
+from function.models import observed
 from function.models.plain import MAP
 from function.models.plan import Plan
 from function.models.pod import ACTOR_LABEL
+from function.status import pod_paths
 
 # Reasons a container waits in while Kubernetes keeps retrying it.
 FAILING_REASONS = frozenset(

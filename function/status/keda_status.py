@@ -30,9 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from function.compose import observed
 from function.compose.renderers import meta
-from function.models import quantity
+from function.models import observed, quantity
 from function.models.plain import MAP
 from function.models.scaling import KEDA_ANNOTATION_PREFIX
 

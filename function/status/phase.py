@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from function.compose import conditions, health, keda, observed, pod_paths
 from function.compose.renderers import meta, transports
 from function.compose.renderers.transport import QueueState
+from function.models import observed
 from function.models.plain import MAP
 from function.models.plan import Plan
+from function.status import conditions, keda_status, pod_health, pod_paths
 
 
 class Phase(StrEnum):
@@ -50,18 +51,18 @@ def _blocked(body: Mapping[str, Any] | None, kind: str) -> tuple[str, str]:
     return "", ""
 
 
-def _keda(plan: Plan, rendered: dict[str, Any]) -> keda.Autoscaler:
+def _keda(plan: Plan, rendered: dict[str, Any]) -> keda_status.Autoscaler:
     if not plan.spec.scaling.enabled:
-        return keda.Autoscaler(True, reason="Disabled")
+        return keda_status.Autoscaler(True, reason="Disabled")
     if meta.SCALED_OBJECT not in rendered:
         waits_for = transports.of(plan).scaler_waits_for(plan)
         message = f"waiting for {waits_for} before creating the ScaledObject"
-        return keda.Autoscaler(False, message, reason="Waiting")
+        return keda_status.Autoscaler(False, message, reason="Waiting")
     body = plan.observed.get(meta.SCALED_OBJECT)
     reason, blocked = _blocked(body, "ScaledObject")
     if blocked:
-        return keda.Autoscaler(False, blocked, reason=reason)
-    return keda.read(body)
+        return keda_status.Autoscaler(False, blocked, reason=reason)
+    return keda_status.read(body)
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class Workload:
     ready: bool
     replicas: int
     ready_replicas: int
-    pods: health.PodCounts
+    pods: pod_health.PodCounts
     message: str
     reason: str
 
@@ -82,13 +83,13 @@ def _workload(plan: Plan) -> Workload:
     if reason == "ApplyFailed" and (field := pod_paths.refused_field(plan, body, blocked)):
         blocked = observed.bounded(f"the API server refuses {field}: {blocked}")
     if blocked:
-        return Workload(False, 0, 0, health.PodCounts(0, 0, 0), blocked, reason)
+        return Workload(False, 0, 0, pod_health.PodCounts(0, 0, 0), blocked, reason)
     status = observed.manifest_status(body)
     replicas, ready = observed.number(status, "replicas"), observed.number(status, "readyReplicas")
     pods = (
-        health.count(plan, plan.pods)
-        if plan.pods is not None and health.needs_pods(body)
-        else health.from_deployment(status)
+        pod_health.count(plan, plan.pods)
+        if plan.pods is not None and pod_health.needs_pods(body)
+        else pod_health.from_deployment(status)
     )
     if not observed.is_true(status, "Available"):
         # The ReplicaSet cannot create pods (a quota, PodSecurity): the Deployment says why.
@@ -105,13 +106,13 @@ def _workload(plan: Plan) -> Workload:
     return Workload(True, replicas, ready, pods, pods.message, _pods_reason(pods, "Available"))
 
 
-def _pods_reason(pods: health.PodCounts, otherwise: str) -> str:
+def _pods_reason(pods: pod_health.PodCounts, otherwise: str) -> str:
     if pods.failing:
         return "PodsOOMKilled" if pods.oom_killed else "PodsFailing"
     return "PodsUnschedulable" if pods.unschedulable else otherwise
 
 
-def _phase(queue_ready: bool, autoscaler: keda.Autoscaler, workload: Workload) -> Phase:
+def _phase(queue_ready: bool, autoscaler: keda_status.Autoscaler, workload: Workload) -> Phase:
     """The phase from each part's state: a running actor never goes back to Creating."""
     # A running actor whose autoscaler fails or degrades is degraded; so is one with a pod
     # the scheduler cannot place, new or serving: no node fits what the actor asks for
@@ -136,7 +137,7 @@ def _phase(queue_ready: bool, autoscaler: keda.Autoscaler, workload: Workload) -
     return Phase.CREATING
 
 
-def _scaling(plan: Plan, autoscaler: keda.Autoscaler) -> dict[str, Any]:
+def _scaling(plan: Plan, autoscaler: keda_status.Autoscaler) -> dict[str, Any]:
     """The bounds the actor scales within, what KEDA's HPA says, and what KEDA's status says."""
     found = _bounds_and_hpa(plan)
     if autoscaler.active is not None:
@@ -155,7 +156,7 @@ def _bounds_and_hpa(plan: Plan) -> dict[str, Any]:
         return {"minReplicas": plan.spec.replicas, "maxReplicas": plan.spec.replicas}
     bounds = {"minReplicas": scaling.min_replica_count, "maxReplicas": scaling.max_replica_count}
     scaled_object = observed.manifest_status(plan.observed.get(meta.SCALED_OBJECT))
-    name = keda.hpa_name(scaled_object, plan.actor)
+    name = keda_status.hpa_name(scaled_object, plan.actor)
     for hpa in plan.autoscalers or ():
         metadata = hpa.get("metadata")
         if (
@@ -164,7 +165,7 @@ def _bounds_and_hpa(plan: Plan) -> dict[str, Any]:
             # Crossplane 1.x answers with the namesakes of every namespace.
             and metadata.get("namespace", plan.namespace) == plan.namespace
         ):
-            return bounds | keda.scaling(hpa)
+            return bounds | keda_status.scaling(hpa)
     return bounds
 
 
@@ -174,7 +175,7 @@ def _exists(plan: Plan, name: str) -> bool:
 
 
 def _infrastructure(
-    queue: QueueState, autoscaler: keda.Autoscaler, workload: Workload
+    queue: QueueState, autoscaler: keda_status.Autoscaler, workload: Workload
 ) -> dict[str, Any]:
     """The status of each part: the queue, KEDA and the workload, with their counts."""
     return {

@@ -12,9 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from function.compose import observed
 from function.compose.renderers import containers
-from function.models import pod
+from function.models import observed, pod
 from function.models.plan import Plan
 
 INPUT = "the Composition's Input"

@@ -1,0 +1,1 @@
+"""Status: what the actor's composed resources say, read into its phase, conditions and reasons."""
