@@ -18,6 +18,7 @@ from function.cache import ContentCache, digest_of
 from function.codec.response import Answer
 from function.compose import renderers
 from function.compose.renderers import meta, transports
+from function.models import queues
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.requirement import Requirement
@@ -191,7 +192,7 @@ def _refuse_namesakes(
         own,
         {
             pair: parse.fetched(req, requirements.NAMESAKES_KEY_PREFIX + pair[0])
-            for pair in requirements.queue_namesakes(name, xr.namespace)
+            for pair in queues.namesakes(name, xr.namespace)
         },
         settings.broker(),
     )

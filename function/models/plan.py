@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from function.models import queues
 from function.models.input import Input
 from function.models.spec import Spec
 from function.models.xr import Composite
@@ -53,3 +54,8 @@ class Plan:
     def namespace(self) -> str:
         """The namespace every Kubernetes object goes to."""
         return self.xr.namespace
+
+    @property
+    def queue_name(self) -> str:
+        """The actor's queue, topic or subscription, in every transport."""
+        return queues.queue_name(self.namespace, self.actor)

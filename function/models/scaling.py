@@ -51,8 +51,6 @@ class AuthenticationRef(SpecSection):
 # The name of the trigger the function puts on the actor's queue, kept stable (the
 # observed ScaledObject's is found by it).
 QUEUE_TRIGGER = "queue"
-# KEDA's annotations on a ScaledObject (`paused`, `paused-replicas`, …) share this prefix.
-KEDA_ANNOTATION_PREFIX = "autoscaling.keda.sh/"
 
 
 class Trigger(SpecSection):

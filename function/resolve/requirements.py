@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from function.models import names, pod
+from function.models import names, pod, queues
 from function.models.requirement import Requirement
 from function.models.xr import WRAPPER_API_VERSION
 
@@ -82,26 +82,11 @@ def for_wrapped_workloads(actor: Any) -> list[Requirement]:
 NAMESAKES_KEY_PREFIX = "queue-namesake-"
 
 
-def queue_namesakes(actor: Any, namespace: str) -> list[tuple[str, str]]:
-    """Every other (namespace, actor) whose queue asya-<namespace>-<actor> is this actor's."""
-    if not isinstance(actor, str) or names.label_problem(actor) or names.label_problem(namespace):
-        return []
-    joined = f"{namespace}-{actor}"
-    return [
-        (joined[:at], joined[at + 1 :])
-        for at, character in enumerate(joined)
-        if character == "-"
-        and at != len(namespace)
-        and not names.label_problem(joined[:at])
-        and not names.label_problem(joined[at + 1 :])
-    ]
-
-
 def for_queue_namesakes(actor: Any, namespace: str) -> list[Requirement]:
     """Ask for the Deployments of each actor whose queue would bear this one's name."""
     return [
         requirement
-        for other_namespace, other in queue_namesakes(actor, namespace)
+        for other_namespace, other in queues.namesakes(actor, namespace)
         for requirement in _labelled(
             NAMESAKES_KEY_PREFIX + other_namespace, "apps/v1", "Deployment", other, other_namespace
         )

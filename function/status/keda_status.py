@@ -30,10 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from function.compose.renderers import meta
-from function.models import observed, quantity
+from function.models import keda, observed, quantity
 from function.models.plain import MAP
-from function.models.scaling import KEDA_ANNOTATION_PREFIX
 
 # `Ready` not True for a valid ScaledObject whose scaling is unhealthy: 2.20.0/2.20.1's HPA
 # health (HPAMetricsUnavailable when only the HPA fails, ScalingDegraded when its scalers
@@ -43,7 +41,7 @@ VALID_BUT_DEGRADED = frozenset({"ScalingDegraded", "HPAMetricsUnavailable", "Par
 SCALING_DISABLED = "ScalingDisabled"
 # What KEDA puts before the HPA's own message in HPAActive False.
 _HPA_PREFIX = "HPA is not actively scaling: "
-_ANNOTATION = KEDA_ANNOTATION_PREFIX
+_ANNOTATION = keda.ANNOTATION_PREFIX
 # How the HPA's external metric names a trigger: `s<index>-<metric>`.
 _METRIC = re.compile(r"s(\d+)-")
 # The words `paused` takes in the status, by what the annotations block.
@@ -214,7 +212,7 @@ def _active_triggers(
 def hpa_name(status: Mapping[str, Any], actor: str) -> str:
     """The HPA KEDA made for an actor's ScaledObject: named in its status, else as it was rendered."""
     named = status.get("hpaName")
-    return named if isinstance(named, str) and named else meta.autoscaler_name(actor)
+    return named if isinstance(named, str) and named else keda.autoscaler_name(actor)
 
 
 def scaling(hpa: Mapping[str, Any]) -> dict[str, Any]:

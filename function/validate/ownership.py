@@ -10,7 +10,7 @@ nothing either way and is passed over.
 
 A queue's name cannot tell its namespace from its actor either: `team-a`/`echo` and
 `team`/`a-echo` would both be asya-team-a-echo. The function asks for the Deployments of
-every such actor (requirements.queue_namesakes); when one belongs to another XR, the
+every such actor (queues.namesakes); when one belongs to another XR, the
 actor whose Deployment is older keeps the queue and the other is refused, so that the
 function never composes both, nor refuses both.
 """
@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from function.errors import ActorTakenError
+from function.models import queues
 from function.models.plain import MAP
 from function.models.pod import ACTOR_LABEL, SIDECAR, value_at
 from function.models.xr import COMPOSITE_LABEL, Composite
@@ -58,7 +59,7 @@ def _taken(actor: str, namespace: str, owner: str, deployment: str) -> ActorTake
     return ActorTakenError(
         f'invalid actor spec: actor: "{actor}" is taken in namespace "{namespace}" by '
         f'XR "{owner}" (its Deployment {namespace}/{deployment}): both would compose the queue '
-        f"asya-{namespace}-{actor} and the Deployment {actor}, and deleting either "
+        f"{queues.queue_name(namespace, actor)} and the Deployment {actor}, and deleting either "
         "would delete the other's; choose another spec.actor",
         path="actor",
     )
@@ -128,7 +129,8 @@ def refuse_if_queue_taken(
             if ours is not None and ours < (_created(body), namespace):
                 continue  # ours is the older: the other actor is the one refused
             raise ActorTakenError(
-                f"invalid actor spec: actor: the queue asya-{xr.namespace}-{actor} is the queue of "
+                f"invalid actor spec: actor: the queue {queues.queue_name(xr.namespace, actor)} is "
+                f"the queue of "
                 f'actor "{other}" in namespace "{namespace}" already (XR "{owner}", its '
                 f"Deployment {namespace}/{name}): a queue's name cannot tell a namespace from an "
                 "actor, and the two would share it; choose another spec.actor",

@@ -9,7 +9,7 @@ import pytest
 
 from function import runner as fn
 from function.compose import renderers
-from function.compose.renderers import meta
+from function.models import keda as keda_names
 from function.resolve import requirements
 from function.status import phase
 from tests import schemas, support
@@ -242,7 +242,7 @@ def test_a_long_actors_hpa_is_found_by_the_name_the_function_gave_it() -> None:
     observed = stage("ready")
     observed["scaledobject"]["status"]["atProvider"]["manifest"]["status"].pop("hpaName", None)
     named = hpa(desiredReplicas=4)
-    named["metadata"]["name"] = meta.autoscaler_name(actor)
+    named["metadata"]["name"] = keda_names.autoscaler_name(actor)
     keda_default = hpa(desiredReplicas=6)
     keda_default["metadata"]["name"] = f"keda-hpa-{actor}"
     actor_plan = plan({"actor": actor}, observed=observed, autoscalers=[keda_default, named])

@@ -15,7 +15,7 @@ from typing import Any
 from function.cli.tools import library
 from function.cli.tools.library import Entry
 from function.errors import FunctionError, MergeConflictError
-from function.models import names
+from function.models import names, queues
 from function.models import xr as xr_model
 from function.models.input import Input
 from function.resolve import layers, merge
@@ -176,7 +176,9 @@ def check_shared_names(actors: Sequence[dict[str, Any]]) -> list[Finding]:
     # Actors of other namespaces whose queue asya-<namespace>-<actor> bears one name.
     by_queue: dict[str, list[tuple[str, str]]] = {}
     for namespace, actor_name in sorted(by_name):
-        by_queue.setdefault(f"asya-{namespace}-{actor_name}", []).append((namespace, actor_name))
+        by_queue.setdefault(queues.queue_name(namespace, actor_name), []).append(
+            (namespace, actor_name)
+        )
     shared_queues = [
         Finding(
             None,

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from function.models import names, pod
+from function.models import pod
 from function.models.plan import Plan
 from function.models.scaling import QUEUE_TRIGGER
 from function.models.xr import WRAPPER_API_VERSION
@@ -22,26 +21,6 @@ POD_MONITOR = "podmonitor"
 EXTERNAL_NAME = "crossplane.io/external-name"
 SYSTEM_ACTORS = frozenset({"x-sink", "x-sump", "happy-end", "error-end"})
 RESERVED_LABEL_PREFIXES = ("crossplane.io/", "app.kubernetes.io/")
-
-
-# KEDA names the HPA of a ScaledObject this, then the ScaledObject's name; from 2.20 its
-# webhook refuses a ScaledObject whose HPA name is past a label value's 63 characters.
-KEDA_HPA_PREFIX = "keda-hpa-"
-_HPA_DIGEST = 8
-
-
-def autoscaler_name(actor: str) -> str:
-    """The HPA KEDA makes for an actor: KEDA's own name where it fits, else one cut to fit.
-
-    A cut name keeps as much of the actor's as fits, and a digest of the whole, so
-    that two long actors of one namespace never share an HPA.
-    """
-    name = KEDA_HPA_PREFIX + actor
-    if len(name) <= names.MAX_LABEL:
-        return name
-    room = names.MAX_LABEL - len(KEDA_HPA_PREFIX) - 1 - _HPA_DIGEST
-    digest = hashlib.sha256(actor.encode()).hexdigest()[:_HPA_DIGEST]
-    return f"{KEDA_HPA_PREFIX}{actor[:room].rstrip('-')}-{digest}"
 
 
 def user_labels(plan: Plan) -> dict[str, str]:
@@ -95,14 +74,6 @@ def compose(
     }
 
 
-QUEUE_PREFIX = "asya"
-
-
-def queue_name(plan: Plan) -> str:
-    """`asya-<namespace>-<actor>`: the queue, topic or subscription of every transport."""
-    return f"{QUEUE_PREFIX}-{plan.namespace}-{plan.actor}"
-
-
 def trigger(kind: str, metadata: dict[str, str], authentication: str | None) -> dict[str, Any]:
     """A KEDA trigger on the actor's queue, authenticated when `authentication` names a TriggerAuthentication."""
     body: dict[str, Any] = {"type": kind, "name": QUEUE_TRIGGER}
@@ -122,13 +93,17 @@ def trigger_authentication_name(plan: Plan) -> str:
     return f"{plan.actor}-trigger-auth"
 
 
+# The v2 form's ServiceAccount of each actor: asya-<actor>.
+SERVICE_ACCOUNT_PREFIX = "asya-"
+
+
 def service_account_name(plan: Plan) -> str:
     """The ServiceAccount the actor's pods run as: shared (v1 form) or the actor's own (v2).
 
     Two v2 XRs cannot control one object, so there each actor has its own.
     """
     if plan.xr.namespaced:
-        return f"asya-{plan.actor}"
+        return SERVICE_ACCOUNT_PREFIX + plan.actor
     return plan.settings.irsa.service_account_name
 
 

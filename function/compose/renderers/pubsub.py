@@ -23,7 +23,7 @@ SUBSCRIPTION = "pubsub-subscription"
 
 def subscription_path(plan: Plan) -> str:
     """`projects/<project>/subscriptions/asya-<ns>-<actor>`: how KEDA and GCP name it."""
-    return f"projects/{plan.settings.pubsub.project}/subscriptions/{meta.queue_name(plan)}"
+    return f"projects/{plan.settings.pubsub.project}/subscriptions/{plan.queue_name}"
 
 
 def _ready(plan: Plan, name: str) -> bool:
@@ -45,7 +45,7 @@ class PubSub:
             ("pubsub.gcp.upbound.io/v1beta2", "pubsub.gcp.m.upbound.io/v1beta1"),
             settings.provider_config_name,
             {
-                "annotations": {meta.EXTERNAL_NAME: meta.queue_name(plan)},
+                "annotations": {meta.EXTERNAL_NAME: plan.queue_name},
                 "labels": meta.labels(plan, component),
             },
             {"project": settings.project, **for_provider},

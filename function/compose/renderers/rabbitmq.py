@@ -38,7 +38,7 @@ class RabbitMQ:
 
     def queue(self, plan: Plan) -> QueueState:
         """Always ready: the sidecar declares the queue (durable) before it consumes."""
-        return QueueState(True, "", identifier=meta.queue_name(plan))
+        return QueueState(True, "", identifier=plan.queue_name)
 
     def scaler_waits_for(self, plan: Plan) -> str:
         """Nothing: the trigger names the queue, which needs no cloud resource first."""
@@ -52,7 +52,7 @@ class RabbitMQ:
     def trigger(self, plan: Plan, authentication: str | None) -> dict[str, Any]:
         """Scale on the queue's length."""
         metadata = {
-            "queueName": meta.queue_name(plan),
+            "queueName": plan.queue_name,
             "mode": "QueueLength",
             "value": str(plan.spec.scaling.queue_length),
         }

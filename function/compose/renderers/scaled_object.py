@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from function.compose.renderers import meta, transports
+from function.models import keda
 from function.models.plan import Plan
-from function.models.scaling import KEDA_ANNOTATION_PREFIX
 from function.models.spec import as_data
 
-PAUSED_REPLICAS = KEDA_ANNOTATION_PREFIX + "paused-replicas"
 # Scale up fast, scale down gradually.
 BEHAVIOR = {
     "scaleDown": {
@@ -37,7 +36,7 @@ def render(plan: Plan) -> dict[str, Any] | None:
     if restore is not None:
         advanced["restoreToOriginalReplicaCount"] = restore
     autoscaler: dict[str, Any] = {"behavior": BEHAVIOR}
-    if (hpa := meta.autoscaler_name(plan.actor)) != meta.KEDA_HPA_PREFIX + plan.actor:
+    if (hpa := keda.autoscaler_name(plan.actor)) != keda.HPA_PREFIX + plan.actor:
         autoscaler["name"] = hpa
     advanced["horizontalPodAutoscalerConfig"] = autoscaler
     if scaling.advanced is not None and scaling.advanced.formula and scaling.advanced.target:
@@ -60,9 +59,9 @@ def render(plan: Plan) -> dict[str, Any] | None:
     }
     if scaling.pinned_replicas is not None:
         # KEDA scales the Deployment to this count and stops autoscaling until it goes.
-        metadata["annotations"] = {PAUSED_REPLICAS: str(scaling.pinned_replicas)}
+        metadata["annotations"] = {keda.PAUSED_REPLICAS: str(scaling.pinned_replicas)}
     manifest = {
-        "apiVersion": "keda.sh/v1alpha1",
+        "apiVersion": keda.API_VERSION,
         "kind": "ScaledObject",
         "metadata": metadata,
         "spec": {

@@ -10,7 +10,7 @@ from typing import Any
 from function.compose.renderers import meta
 from function.compose.renderers.transport import Credentials, QueueState
 from function.errors import InputError, SpecError
-from function.models import observed, pod
+from function.models import observed, pod, queues
 from function.models.input import Input
 from function.models.plan import Plan
 from function.models.requirement import Requirement
@@ -34,12 +34,9 @@ def queue_url(plan: Plan) -> str:
     return observed.at_provider(body, "id") or observed.at_provider(body, "url")
 
 
-DEAD_LETTER_SUFFIX = "-dlq"
-
-
 def dead_letter_name(plan: Plan) -> str:
-    """`asya-<namespace>-dlq`: the namespace's dead-letter queue, which the platform creates."""
-    return f"{meta.QUEUE_PREFIX}-{plan.namespace}{DEAD_LETTER_SUFFIX}"
+    """The namespace's dead-letter queue, which the platform creates."""
+    return queues.dead_letter_name(plan.namespace)
 
 
 def _named(body: Any) -> tuple[Any, Any]:
@@ -155,13 +152,13 @@ class SQS:
             SpecError: when the name is a namespace's dead-letter queue's.
             InputError: when the name is longer than SQS allows.
         """
-        name = meta.queue_name(plan)
+        name = plan.queue_name
         # asya-<namespace>-dlq is a namespace's dead-letter queue, where its actors' failed
         # messages go: always `dlq`'s here; `b-dlq`'s in namespace `a` once Crossplane has
         # fetched namespace `a-b`'s dead-letter queue by that name (a name ending in -dlq
         # is no other namespace's until one is seen).
         if name == dead_letter_name(plan) or _a_dead_letter_queue(plan, name):
-            owner = name.removeprefix(f"{meta.QUEUE_PREFIX}-").removesuffix(DEAD_LETTER_SUFFIX)
+            owner = queues.dead_letter_owner(name)
             raise SpecError(
                 f"invalid actor spec: actor: the queue {name} is the dead-letter queue of "
                 f"namespace {owner}, where its actors' failed messages go; choose another "
@@ -178,7 +175,7 @@ class SQS:
         """The SQS Queue managed resource."""
         aws, sqs = plan.settings.aws, plan.settings.sqs
         for_provider: dict[str, Any] = {
-            "name": meta.queue_name(plan),
+            "name": plan.queue_name,
             "region": aws.region,
             "visibilityTimeoutSeconds": sqs.visibility_timeout_seconds,
             "messageRetentionSeconds": sqs.message_retention_seconds,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from function.compose.renderers import meta, transports
+from function.models import keda
 from function.models.plan import Plan
 
 
@@ -14,7 +15,7 @@ def render(plan: Plan) -> dict[str, Any] | None:
     if not plan.spec.scaling.enabled or spec is None:
         return None
     manifest = {
-        "apiVersion": "keda.sh/v1alpha1",
+        "apiVersion": keda.API_VERSION,
         "kind": "TriggerAuthentication",
         "metadata": {
             "name": meta.trigger_authentication_name(plan),

@@ -12,6 +12,7 @@ from function.compose import renderers
 from function.compose.renderers import containers, meta, transports
 from function.errors import InputError, SpecError
 from function.models import input as fn_input
+from function.models import keda as keda_names
 from function.models import pod as pod_model
 from tests.unit.render.plans import env, manifest, plan, stage
 
@@ -520,7 +521,7 @@ def test_keda_names_the_hpa_itself_while_its_name_fits_a_label() -> None:
     rendered = renderers.render_all(plan({"actor": "a" * 54}, settings={"transport": "rabbitmq"}))
     config = manifest(rendered["scaledobject"])["spec"]["advanced"]["horizontalPodAutoscalerConfig"]
     assert "name" not in config  # keda-hpa-<actor>, 63 characters
-    assert meta.autoscaler_name("a" * 54) == "keda-hpa-" + "a" * 54
+    assert keda_names.autoscaler_name("a" * 54) == "keda-hpa-" + "a" * 54
 
 
 def test_a_long_actor_names_its_hpa_within_what_keda_accepts() -> None:
@@ -530,7 +531,7 @@ def test_a_long_actor_names_its_hpa_within_what_keda_accepts() -> None:
         rendered = renderers.render_all(plan({"actor": actor}, settings={"transport": "rabbitmq"}))
         spec = manifest(rendered["scaledobject"])["spec"]
         names[actor] = spec["advanced"]["horizontalPodAutoscalerConfig"]["name"]
-        assert names[actor] == meta.autoscaler_name(actor)
+        assert names[actor] == keda_names.autoscaler_name(actor)
         assert re.fullmatch(r"keda-hpa-[a-z0-9]([-a-z0-9]*[a-z0-9])?", names[actor])
         assert len(names[actor]) <= 63
     assert len(set(names.values())) == len(names)
