@@ -1,9 +1,15 @@
-"""RunFunctionRequest → plain Python data: the only stage that reads protobuf Structs."""
+"""RunFunctionRequest → plain Python data: the only stage that reads protobuf Structs.
+
+`read` makes the one typed value every stage takes (`Request`); what many actors'
+requests share (the Input and the flavors fetched) is read from it only behind the
+resolve memo, whose key is a digest of those parts' bytes.
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
@@ -141,3 +147,49 @@ def observed_resources(req: fnv1.RunFunctionRequest) -> dict[str, Mapping[str, A
 def supports_required_resources(req: fnv1.RunFunctionRequest) -> bool:
     """Tell whether the caller advertises Crossplane 2's required resources (with namespaces)."""
     return fnv1.CAPABILITY_REQUIRED_RESOURCES in req.meta.capabilities
+
+
+@dataclass(frozen=True)
+class Request:
+    """One call's request, read once: the stages take this, never the protobuf message."""
+
+    # The message itself: the response copies its tag, desired state and context.
+    message: fnv1.RunFunctionRequest = field(repr=False)
+    xr: Composite
+    # Each observed composed resource (read-only), by composition resource name.
+    observed: dict[str, Mapping[str, Any]]
+    # Whether the caller's selectors honour a namespace (Crossplane 2's required resources).
+    namespaced_selectors: bool
+
+    def fetched(self, key: str) -> list[Mapping[str, Any]] | None:
+        """What Crossplane fetched under one requirement key (None: not yet)."""
+        return fetched(self.message, key)
+
+    def shared(self, keys: Collection[str]) -> Shared:
+        """The Input and the flavors fetched under these keys (read on a memo miss only)."""
+        return shared(self.message, keys)
+
+    def shared_key(self, keys: Collection[str]) -> bytes:
+        """A digest of what `shared` reads, from its bytes."""
+        return shared_key(self.message, keys)
+
+    @functools.cached_property
+    def conditions(self) -> dict[str, tuple[str, str]]:
+        """The observed XR's conditions, type → (status, reason): what it said on the last call."""
+        return composite_conditions(self.message)
+
+    @functools.cached_property
+    def earlier_status(self) -> dict[str, Any]:
+        """The XR status earlier steps of the pipeline desired ({} for none)."""
+        fields = self.message.desired.composite.resource.fields
+        earlier = value_of(fields["status"]) if "status" in fields else {}
+        return earlier if isinstance(earlier, dict) else {}
+
+
+def read(req: fnv1.RunFunctionRequest) -> Request:
+    """Read what every call needs: the XR, what is observed, and the caller's capabilities.
+
+    Raises:
+        InputError: when the request has no XR, or not one the function can read.
+    """
+    return Request(req, composite(req), observed_resources(req), supports_required_resources(req))

@@ -50,10 +50,7 @@ class Composed:
     report: phase.Report
 
 
-def write(
-    req: fnv1.RunFunctionRequest,
-    outcome: Pending | Composed,
-) -> Answer:
+def write(request: parse.Request, outcome: Pending | Composed) -> Answer:
     """Write the response for what the stages produced.
 
     Called only once every stage has succeeded, so an error can never leave a
@@ -61,14 +58,12 @@ def write(
     function writes go as bytes after the message (codec.response says why and how);
     every key they carry replaces the same key an earlier step wrote.
     """
-    rsp = response.to(req, ttl=outcome.settings.ttl_delta())
+    rsp = response.to(request.message, ttl=outcome.settings.ttl_delta())
     _require(rsp, outcome.wanted)
     if isinstance(outcome, Pending):
         return Answer(rsp)
     resolution, report = outcome.resolution, outcome.report
-    composite = rsp.desired.composite.resource
-    earlier = structs.value_of(composite.fields["status"]) if "status" in composite.fields else {}
-    merged_status = merge.overlay(earlier if isinstance(earlier, dict) else {}, report.status)
+    merged_status = merge.overlay(request.earlier_status, report.status)
     # The resolved spec goes to the desired XR and the context so that functions
     # later in the pipeline read what this one rendered (SPEC §5.5). Crossplane
     # never persists a desired XR spec: this is a hand-off, not a write. Its bytes
@@ -95,7 +90,7 @@ def write(
         f"Applied {len(resolution.applied)} flavor{'' if len(resolution.applied) == 1 else 's'}"
         + (f": {applied}" if applied else ""),
     )
-    _aspects(rsp, report.aspects, parse.composite_conditions(req))
+    _aspects(rsp, report.aspects, request.conditions)
     return Answer(rsp, desired + context)
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import functools
 import threading
 import traceback
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
 
 import cachetools
 from crossplane.function import logging
@@ -31,7 +30,7 @@ from function.respond import (
     fatal,
     write,
 )
-from function.status import phase, pod_health
+from function.status import phase
 from function.validate import gate, kube_schemas, ownership
 
 # What resolving an actor needs but its own spec (its Input and flavors, read and
@@ -116,22 +115,22 @@ class FunctionRunner:
         """Run the function once; never raises, never returns a gRPC error."""
         wanted = Wanted()
         try:
-            xr = parse.composite(req)
-            observed = parse.observed_resources(req)
+            request = parse.read(req)
+            xr = request.xr
             # Known as soon as the XR is read, so every error path keeps asking for
             # the flavors (a response without them would make Crossplane drop them).
             wanted.flavors = requirements.for_flavors(xr.flavors)
             # The actor's own: never in the memo, which actors of other names share. Asked
             # alike on every call of a reconcile (each depends only on the XR and what is
             # observed), so Crossplane's requirements loop settles after the flavors.
-            wanted.own = _actors_own(xr, observed)
-            prepared = self._prepare(req, xr, wanted)
+            wanted.own = requirements.actors_own(xr, request.observed.get(meta.DEPLOYMENT))
+            prepared = self._prepare(request, wanted)
             if prepared.flavors is None:
-                return write(req, Pending(prepared.settings, wanted.all()))
+                return write(request, Pending(prepared.settings, wanted.all()))
             resolution = gate.admit(xr, prepared.settings, prepared.flavors)
-            _refuse_namesakes(req, xr, resolution.spec.actor, prepared.settings)
-            outcome = compose(req, xr, prepared.settings, wanted, resolution, observed)
-            answer = write(req, outcome)
+            _refuse_namesakes(request, resolution.spec.actor, prepared.settings)
+            outcome = compose(request, prepared.settings, wanted, resolution)
+            answer = write(request, outcome)
         except errors.FunctionError as exc:
             return Answer(fatal(req, exc, wanted.all()))
         except Exception as exc:  # noqa: BLE001  # The boundary: nothing may escape.
@@ -153,19 +152,19 @@ class FunctionRunner:
             )
         return answer
 
-    def _prepare(self, req: fnv1.RunFunctionRequest, xr: Composite, wanted: Wanted) -> Prepared:
+    def _prepare(self, request: parse.Request, wanted: Wanted) -> Prepared:
         """The Input and the actor's flavors, from the memo or read anew; says what they ask for.
 
         The flavors are None while Crossplane has not fetched them all yet.
         """
-        selectors = parse.supports_required_resources(req)
+        xr, selectors = request.xr, request.namespaced_selectors
         keys = requirements.possible_keys(xr.flavors)
-        key = memo_key(req, xr, keys, selectors) if self.memo.enabled else b""
+        key = memo_key(request, keys) if self.memo.enabled else b""
         prepared = self.memo.get(key)
         if prepared is not None:
             wanted.prepared(prepared.wanted, prepared.settings, xr)
             return prepared
-        read = parse.shared(req, keys)
+        read = request.shared(keys)
         found = actor.lookup(xr, read.settings, namespaced_selectors=selectors)
         # Before the flavors are read: one that fails still asks for all they asked.
         wanted.prepared(found.wanted, read.settings, xr)
@@ -177,68 +176,41 @@ class FunctionRunner:
         return prepared
 
 
-def _refuse_namesakes(
-    req: fnv1.RunFunctionRequest, xr: Composite, name: str, settings: Input
-) -> None:
-    """Refuse an actor whose name, wrapped workload or queue another actor holds (SPEC 6.0.1)."""
-    own = parse.fetched(req, requirements.WORKLOADS_KEY)
+def _refuse_namesakes(request: parse.Request, name: str, settings: Input) -> None:
+    """Refuse an actor whose name, wrapped workload or queue another actor holds."""
+    xr = request.xr
+    own = request.fetched(requirements.WORKLOADS_KEY)
     ownership.refuse_if_taken(xr, name, own)
-    ownership.refuse_if_wrapped_taken(
-        xr, name, parse.fetched(req, requirements.WRAPPED_WORKLOADS_KEY)
-    )
+    ownership.refuse_if_wrapped_taken(xr, name, request.fetched(requirements.WRAPPED_WORKLOADS_KEY))
     ownership.refuse_if_queue_taken(
         xr,
         name,
         own,
         {
-            pair: parse.fetched(req, requirements.NAMESAKES_KEY_PREFIX + pair[0])
+            pair: request.fetched(requirements.NAMESAKES_KEY_PREFIX + pair[0])
             for pair in queues.namesakes(name, xr.namespace)
         },
         settings.broker(),
     )
 
 
-def memo_key(
-    req: fnv1.RunFunctionRequest,
-    xr: Composite,
-    keys: Collection[str],
-    namespaced_selectors: bool,
-) -> bytes:
+def memo_key(request: parse.Request, keys: Collection[str]) -> bytes:
     """A digest of what a `Prepared` is made of.
 
-    The Input and the flavors fetched under `keys` (parse.shared_key), and what decides which of
+    The Input and the flavors fetched under `keys` (Request.shared_key), and what decides which of
     them the actor gets: its flavors in order, its namespace, and whether the
     caller's selectors honour namespaces.
     """
+    xr = request.xr
     return digest_of(
         [
-            parse.shared_key(req, keys),
+            request.shared_key(keys),
             "\n".join(xr.flavors).encode(),
             xr.namespace.encode(),
             b"namespaced" if xr.namespaced else b"",
-            b"namespaced selectors" if namespaced_selectors else b"",
+            b"namespaced selectors" if request.namespaced_selectors else b"",
         ]
     )
-
-
-def _actors_own(xr: Composite, observed: Mapping[str, Mapping[str, Any]]) -> list[Requirement]:
-    """The Deployments of the actor's name and of its queue's, KEDA's HPA, and its Pods while unhealthy.
-
-    The HPA is asked for whether or not the actor scales (its flavors may say either;
-    none exists when it does not): the requirements must not change once they resolve.
-    Its Pods say why its Deployment is not available; a healthy actor's are never read.
-    """
-    actor = xr.spec.get("actor")
-    wanted = [
-        *requirements.for_workloads(actor, xr.namespace),
-        *requirements.for_queue_namesakes(actor, xr.namespace),
-        *requirements.for_autoscaler(actor, xr.namespace),
-    ]
-    if not xr.namespaced:
-        wanted += requirements.for_wrapped_workloads(actor)
-    if pod_health.needs_pods(observed.get(meta.DEPLOYMENT)):
-        wanted += requirements.for_pods(actor, xr.namespace)
-    return wanted
 
 
 def where(exc: BaseException) -> list[str]:
@@ -250,23 +222,18 @@ def where(exc: BaseException) -> list[str]:
 
 
 def compose(
-    req: fnv1.RunFunctionRequest,
-    xr: Composite,
-    settings: Input,
-    wanted: Wanted,
-    resolution: Resolution,
-    observed: Mapping[str, Mapping[str, Any]],
+    request: parse.Request, settings: Input, wanted: Wanted, resolution: Resolution
 ) -> Composed:
     """Render the resolved actor and derive its status from what is observed."""
-    fetched = {r.key: parse.fetched(req, r.key) for r in wanted.transport}
+    fetched = {r.key: request.fetched(r.key) for r in wanted.transport}
     plan = Plan(
-        xr=xr,
+        xr=request.xr,
         spec=resolution.spec,
         settings=settings,
-        observed=observed,
+        observed=request.observed,
         transport_fetched={key: found for key, found in fetched.items() if found is not None},
-        pods=parse.fetched(req, requirements.PODS_KEY),
-        autoscalers=parse.fetched(req, requirements.AUTOSCALER_KEY),
+        pods=request.fetched(requirements.PODS_KEY),
+        autoscalers=request.fetched(requirements.AUTOSCALER_KEY),
         origin=resolution.provenance,
     )
     rendered = renderers.render_all(plan)

@@ -168,3 +168,19 @@ def awaits_manifest(body: Mapping[str, Any] | None) -> bool:
     if not body or not is_wrapped(body):
         return False
     return not isinstance(dig(body, "status", "atProvider", "manifest"), Mapping)
+
+
+def needs_pods(deployment: Mapping[str, Any] | None) -> bool:
+    """Tell whether the Deployment is observed and not fully available: its Pods say why."""
+    if deployment is None or awaits_manifest(deployment):
+        return False
+    status = manifest_status(deployment)
+    if not status:
+        return False
+    # The replicas asked of it (by KEDA's autoscaler, or the actor), else those it has.
+    desired = number(live_spec(deployment), "replicas") or number(status, "replicas")
+    ready = number(status, "readyReplicas")
+    # Its pods (a rollout's new ones beside the old included) against those ready: a
+    # rollout stuck on a pod that cannot start leaves the Deployment Available.
+    pods = max(desired, number(status, "replicas"))
+    return not is_true(status, "Available") or ready < pods

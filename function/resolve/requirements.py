@@ -8,12 +8,12 @@ while its Deployment is not fully available, the actor's Pods, to say why.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from function.models import names, pod, queues
+from function.models import names, observed, pod, queues
 from function.models.requirement import Requirement
-from function.models.xr import WRAPPER_API_VERSION
+from function.models.xr import WRAPPER_API_VERSION, Composite
 
 
 def key_for(flavor: str) -> str:
@@ -132,3 +132,23 @@ def _labelled(
             anywhere_on_legacy=True,
         )
     ]
+
+
+def actors_own(xr: Composite, deployment: Mapping[str, Any] | None) -> list[Requirement]:
+    """The Deployments of the actor's name and of its queue's, KEDA's HPA, and its Pods while unhealthy.
+
+    The HPA is asked for whether or not the actor scales (its flavors may say either;
+    none exists when it does not): the requirements must not change once they resolve.
+    Its Pods say why its observed Deployment is not available; a healthy actor's are never read.
+    """
+    actor = xr.spec.get("actor")
+    wanted = [
+        *for_workloads(actor, xr.namespace),
+        *for_queue_namesakes(actor, xr.namespace),
+        *for_autoscaler(actor, xr.namespace),
+    ]
+    if not xr.namespaced:
+        wanted += for_wrapped_workloads(actor)
+    if observed.needs_pods(deployment):
+        wanted += for_pods(actor, xr.namespace)
+    return wanted

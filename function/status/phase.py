@@ -88,7 +88,7 @@ def _workload(plan: Plan) -> Workload:
     replicas, ready = observed.number(status, "replicas"), observed.number(status, "readyReplicas")
     pods = (
         pod_health.count(plan, plan.pods)
-        if plan.pods is not None and pod_health.needs_pods(body)
+        if plan.pods is not None and observed.needs_pods(body)
         else pod_health.from_deployment(status)
     )
     if not observed.is_true(status, "Available"):

@@ -5,7 +5,7 @@ pods in phase Running; failing = pods whose init or runtime containers wait in a
 reason Kubernetes keeps retrying (or restart after being OOMKilled); pending =
 the others, unschedulable ones included. Pods in phase Failed or Succeeded, and
 pods being deleted, are not counted. The Pods are asked for only while the
-Deployment is not fully available (`needs_pods`); a healthy actor is counted from
+Deployment is not fully available (`observed.needs_pods`); a healthy actor is counted from
 its Deployment's status.
 
 Messages say what to change and who set it (the actor or which flavor), in words
@@ -56,24 +56,6 @@ class PodCounts:
     # The failing pod the message describes was OOMKilled: a cause of its own, so a crash
     # loop that turns into one is news (an event), not a reworded message.
     oom_killed: bool = False
-
-
-def needs_pods(deployment: Mapping[str, Any] | None) -> bool:
-    """Tell whether the Deployment is observed and not fully available: its Pods say why."""
-    if deployment is None or observed.awaits_manifest(deployment):
-        return False
-    status = observed.manifest_status(deployment)
-    if not status:
-        return False
-    # The replicas asked of it (by KEDA's autoscaler, or the actor), else those it has.
-    desired = observed.number(observed.live_spec(deployment), "replicas") or observed.number(
-        status, "replicas"
-    )
-    ready = observed.number(status, "readyReplicas")
-    # Its pods (a rollout's new ones beside the old included) against those ready: a
-    # rollout stuck on a pod that cannot start leaves the Deployment Available.
-    pods = max(desired, observed.number(status, "replicas"))
-    return not observed.is_true(status, "Available") or ready < pods
 
 
 def from_deployment(status: Mapping[str, Any]) -> PodCounts:

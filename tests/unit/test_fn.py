@@ -429,8 +429,10 @@ def _two_flavors(order: list[str], **xr_metadata: Any) -> fnv1.RunFunctionReques
 
 
 def memo_key(req: fnv1.RunFunctionRequest, selectors: bool = False) -> bytes:
-    xr = parse.composite(req)
-    return fn.memo_key(req, xr, requirements.possible_keys(xr.flavors), selectors)
+    if selectors:
+        req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
+    request = parse.read(req)
+    return fn.memo_key(request, requirements.possible_keys(request.xr.flavors))
 
 
 def test_the_resolve_memo_keeps_apart_what_decides_an_actors_flavors() -> None:

@@ -10,6 +10,7 @@ import pytest
 from function import runner as fn
 from function.codec import structs
 from function.compose import renderers
+from function.models import observed as observed_objects
 from function.resolve import requirements
 from function.status import conditions, phase, pod_health
 from tests import schemas, support
@@ -110,15 +111,15 @@ def workload(report: phase.Report) -> dict[str, Any]:
 
 def test_only_a_deployment_that_is_not_fully_available_needs_its_pods() -> None:
     healthy = stage("ready")["deployment"]
-    assert not pod_health.needs_pods(healthy)
-    assert not pod_health.needs_pods(None)
-    assert pod_health.needs_pods(unavailable()["deployment"])
+    assert not observed_objects.needs_pods(healthy)
+    assert not observed_objects.needs_pods(None)
+    assert observed_objects.needs_pods(unavailable()["deployment"])
     # Available, with fewer ready than it has: a rollout or a pod failing beside the others.
     short = stage("ready")["deployment"]
     short["status"]["atProvider"]["manifest"]["status"]["readyReplicas"] = 4
-    assert pod_health.needs_pods(short)
+    assert observed_objects.needs_pods(short)
     napping = stage("napping")["deployment"]
-    assert not pod_health.needs_pods(napping)
+    assert not observed_objects.needs_pods(napping)
 
 
 def request(observed: dict[str, dict[str, Any]], pods: list[dict[str, Any]] | None) -> Any:
@@ -416,7 +417,7 @@ def test_a_rollout_stuck_beside_available_old_pods_is_looked_into() -> None:
     manifest = stuck["status"]["atProvider"]["manifest"]
     manifest["spec"] = {"replicas": 5}
     manifest["status"] |= {"replicas": 6, "readyReplicas": 5, "updatedReplicas": 1}
-    assert pod_health.needs_pods(stuck)
+    assert observed_objects.needs_pods(stuck)
 
 
 @pytest.mark.parametrize("odd", [["CrashLoopBackOff"], {"CrashLoopBackOff": 1}, 7, None])
