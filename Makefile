@@ -72,8 +72,7 @@ test-fast: $(DEV_STAMP) lint typecheck
 ## and docs/flavors.md's table of how each list merges (from the merge rules); and, once the
 ## rig's tools are built, docs/status.md's `kubectl get` of each phase, captured from the rig.
 generate: $(DEV_STAMP)
-	$(BIN)/python -m function.models.generate
-	$(BIN)/python -m function.resolve.merge_table
+	$(BIN)/python -m function.generate
 	$(BIN)/python -m tests.cluster.show_phases
 
 ## Serve the function for `crossplane render` with examples/functions.yaml.

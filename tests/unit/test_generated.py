@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from function.models import generate
+from function.generate import crds as generate
 from tests.support import ROOT
 
 

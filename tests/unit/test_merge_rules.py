@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from function.generate import merge_table
 from function.models import spec as spec_model
-from function.resolve import merge, merge_rules, merge_table, paths
+from function.resolve import merge, merge_rules, paths
 from tests.support import ROOT
 
 

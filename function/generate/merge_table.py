@@ -1,16 +1,15 @@
 """docs/flavors.md's table of how each list merges, written from the merge rules table.
 
-`make generate` runs `python -m function.resolve.merge_table`, which writes the table
+`make generate` runs `python -m function.generate`, which writes the table
 between the page's `list-rules` markers; tests/unit/test_merge_rules.py fails while
 the page holds another.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from function.models import generate
+from function.generate import crds
 from function.resolve import paths
 from function.resolve.merge_rules import LIST_RULES, ListRule, Pattern
 
@@ -57,9 +56,4 @@ def page(text: str) -> str:
 def main(root: Path) -> bool:
     """Write the table into the page under `root`; tell whether it changed."""
     target = root / PAGE
-    return generate.write_if_changed(target, page(target.read_text(encoding="utf-8")))
-
-
-if __name__ == "__main__":
-    if main(Path(sys.argv[1] if len(sys.argv) > 1 else ".")):
-        print(f"wrote {PAGE}", file=sys.stderr)
+    return crds.write_if_changed(target, page(target.read_text(encoding="utf-8")))
