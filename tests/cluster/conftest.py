@@ -13,13 +13,14 @@ from tests.cluster import rig
 from tests.support import ROOT, SHARED
 
 SCHEMAS = SHARED / "schemas"
-# The composed kinds' CRDs: the providers' from ../shared/schemas; KEDA's (the six its operator
-# watches), provider-kubernetes' Object and the Prometheus Operator's PodMonitor from their Go
-# modules (linked by make e2e-tools).
+# The composed kinds' CRDs: the providers' from ../shared/schemas (the module proxy serves
+# neither provider's module); KEDA's (the six its operator watches), provider-kubernetes'
+# Object and the Prometheus Operator's PodMonitor from their Go modules (linked by make
+# e2e-tools).
+PROVIDER_CRDS = (SCHEMAS / "provider-upjet-aws", SCHEMAS / "provider-upjet-gcp")
 COMPOSED_CRDS = (
     ROOT / ".e2e" / "keda-crds",
-    SCHEMAS / "provider-upjet-aws",
-    SCHEMAS / "provider-upjet-gcp",
+    *PROVIDER_CRDS,
     ROOT / ".e2e" / "provider-kubernetes-crds",
     ROOT / ".e2e" / "prometheus-operator-crds",
 )
@@ -35,7 +36,8 @@ def _skip_reason(needs_schemas: bool) -> str | None:
         )
     if needs_schemas and not SCHEMAS.is_dir():
         return (
-            "../shared/schemas is not beside the project: the composed kinds' CRDs are read there"
+            "../shared/schemas is not beside the project: the AWS and GCP providers' CRDs are "
+            "read there"
         )
     return None
 
@@ -43,8 +45,8 @@ def _skip_reason(needs_schemas: bool) -> str | None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test here needs the tools; without them each skips with the reason.
 
-    All but the render comparison (a module saying NEEDS_SCHEMAS = False) also need the
-    composed kinds' CRDs.
+    All but the modules saying NEEDS_SCHEMAS = False (they compose no queue) also need
+    the providers' CRDs.
     """
     for item in items:
         if Path(str(item.fspath)).parent == Path(__file__).parent:
@@ -74,7 +76,7 @@ def plane() -> Iterator[rig.ControlPlane]:
     """etcd and kube-apiserver on loopback, with every CRD the renders and Crossplane need."""
     with rig.control_plane() as plane:
         assert plane.kube is not None
-        crds = rig.read_documents(*COMPOSED_CRDS, CROSSPLANE_CRDS)
+        crds = rig.read_documents(*(p for p in COMPOSED_CRDS if p.is_dir()), CROSSPLANE_CRDS)
         plane.kube.install(
             [served_crd(crd) for crd in crds if crd.get("kind") == "CustomResourceDefinition"]
         )

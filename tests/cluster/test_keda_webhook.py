@@ -28,6 +28,8 @@ from function.validate import keda_checks
 from tests import support
 from tests.cluster import rig
 
+# It applies no queue (the RabbitMQ transport composes none): no provider CRD is needed.
+NEEDS_SCHEMAS = False
 NAMESPACE = "keda-judged"
 # RabbitMQ's trigger names its queue, so the ScaledObject is rendered on the first call.
 INPUT = {"transport": "rabbitmq"}

@@ -25,6 +25,8 @@ from function.models.security import VOLUME_KINDS
 from tests import support
 from tests.cluster import rig
 
+# It applies Deployments only: no provider CRD is needed.
+NEEDS_SCHEMAS = False
 LEVELS = ("baseline", "restricted")
 EVERY_KIND = sorted(VOLUME_KINDS)
 
