@@ -48,10 +48,15 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
     if volumes is not None:
         defined = volumes
         checks.append(lambda: pod_volumes.runtime_mounts(spec, settings, defined, origin))
+        # The sidecar's port, which the PodMonitor scrapes by its name: a second port of
+        # that name in the pod would be the one a name selects, if it came first.
+        reserved = {pod.METRICS_PORT_NAME} if spec.metrics.enabled else set()
         for field in ("sidecars", "initContainers"):
             for index, container in enumerate(origin.data.get(field) or []):
                 checks.append(
-                    functools.partial(_user_container, (field, index), container, defined, origin)
+                    functools.partial(
+                        _user_container, (field, index), container, defined, reserved, origin
+                    )
                 )
     for run in checks:
         try:
@@ -95,9 +100,13 @@ def _container_names(origin: Provenance) -> None:
 
 
 def _user_container(
-    loc: Loc, container: Mapping[str, Any], volumes: pod_volumes.Volumes, origin: Provenance
+    loc: Loc,
+    container: Mapping[str, Any],
+    volumes: pod_volumes.Volumes,
+    reserved_ports: set[str],
+    origin: Provenance,
 ) -> None:
-    """A user's sidecar or init container: an image, env names of its own, mounts of the pod's volumes."""
+    """A user's sidecar or init container: an image, env names and ports of its own, mounts of the pod's volumes."""
     image = container.get("image")
     if not isinstance(image, str) or not image.strip():
         raise origin.refuse((*loc, "image"), "a container needs an image", missing=True)
@@ -111,4 +120,20 @@ def _user_container(
         for index, item in enumerate(env or [])
     ]
     env_names.unique(origin, entries, pod.ANY_PLATFORM_ENV, f"container {container['name']!r}")
+    _port_names(origin, loc, container, reserved_ports)
     pod_volumes.container_mounts(origin, loc, container, volumes)
+
+
+def _port_names(
+    origin: Provenance, loc: Loc, container: Mapping[str, Any], reserved: set[str]
+) -> None:
+    """Refuse a port named as one of the platform's containers' ports."""
+    ports = container.get("ports")
+    for index, port in enumerate(ports if isinstance(ports, list) else []):
+        name = port.get("name") if isinstance(port, Mapping) else None
+        if name in reserved:
+            raise origin.refuse(
+                (*loc, "ports", index, "name"),
+                f"the port name {name!r} is the Asya sidecar's metrics port, which its "
+                "PodMonitor scrapes by name; choose another name",
+            )

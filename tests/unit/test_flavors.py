@@ -290,6 +290,46 @@ def test_reserved_container_names_are_rejected() -> None:
         resolve({}, flavor("x-side", {"sidecars": [{"name": "asya-proxy", "image": "p:1"}]}))
 
 
+@pytest.mark.parametrize("field", ["sidecars", "initContainers"])
+def test_a_port_named_like_the_sidecars_metrics_port_is_refused(field: str) -> None:
+    # The PodMonitor scrapes the port by name: another container's of that name could be
+    # the one it selects (the API server only warns of the duplicate).
+    added = {
+        field: [
+            {
+                "name": "exporter",
+                "image": "e:1",
+                "ports": [
+                    {"name": "http", "containerPort": 80},
+                    {"name": "metrics", "containerPort": 9100},
+                ],
+            }
+        ]
+    }
+    with pytest.raises(FlavorError) as raised:
+        resolve({}, flavor("exporter", added))
+    assert str(raised.value) == (
+        f"invalid flavor data: {field}[exporter].ports[1].name: the port name 'metrics' is the "
+        "Asya sidecar's metrics port, which its PodMonitor scrapes by name; choose another name "
+        '(from flavor "exporter")'
+    )
+
+
+def test_the_metrics_port_name_is_free_while_the_sidecar_serves_no_metrics() -> None:
+    added = {
+        "metrics": {"enabled": False},
+        "sidecars": [
+            {
+                "name": "exporter",
+                "image": "e:1",
+                "ports": [{"name": "metrics", "containerPort": 9100}],
+            }
+        ],
+    }
+    resolution = resolve({}, flavor("exporter", added))
+    assert resolution.data["sidecars"][0]["ports"][0]["name"] == "metrics"
+
+
 def test_an_env_var_set_both_in_env_and_secret_refs_names_both_sources() -> None:
     with pytest.raises(FlavorError) as raised:
         resolve(
