@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -103,6 +103,24 @@ async def _run_pipeline(
     return reconcile, outcome
 
 
+# `crossplane render`'s flags that only matter to Docker: taken, hidden, and noted as ignored.
+DOCKER_ONLY = (
+    "crossplane_image",
+    "crossplane_binary",
+    "crossplane_docker_network",
+    "cache_dir",
+    "max_concurrency",
+)
+
+
+def _docker_only_flags(command: Callable[..., None]) -> Callable[..., None]:
+    """Take each of DOCKER_ONLY as a hidden flag (`--cache-dir`)."""
+    for name in reversed(DOCKER_ONLY):
+        flag = "--" + name.replace("_", "-")
+        command = click.option(flag, hidden=True, help="Docker only: ignored.")(command)
+    return command
+
+
 @click.command(cls=flags.KongStyleCommand)
 @click.argument("composite_resource", metavar="XR", callback=flags.existing_file())
 @click.argument("composition_file", metavar="COMPOSITION", callback=flags.existing_file())
@@ -186,11 +204,7 @@ async def _run_pipeline(
     help="The Crossplane release whose render to follow: v2.3 and later (the default) "
     "run the reconciler; v2.0-v2.2 print the desired state (see README).",
 )
-@click.option("--crossplane-image", hidden=True, help="Docker only: ignored.")
-@click.option("--crossplane-binary", hidden=True, help="Docker only: ignored.")
-@click.option("--crossplane-docker-network", hidden=True, help="Docker only: ignored.")
-@click.option("--cache-dir", hidden=True, help="Docker only: ignored.")
-@click.option("--max-concurrency", hidden=True, help="Docker only: ignored.")
+@_docker_only_flags
 def render(
     composite_resource: str,
     composition_file: str,
@@ -203,13 +217,7 @@ def render(
     include_full_xr: bool,
     context_files: tuple[str, ...],
     context_values: tuple[str, ...],
-    xrd_path: str | None,
-    timeout: float,
-    function_annotations: tuple[str, ...],
-    schemas_path: str | None,
-    credentials_path: str | None,
-    crossplane_version: str | None,
-    **docker_only: str | None,
+    **passed: Any,
 ) -> None:
     """Render XR through COMPOSITION's pipeline, like `crossplane render`, without Docker.
 
@@ -219,8 +227,9 @@ def render(
     """
     # stdout carries the YAML stream only; the in-process function must not log there.
     logging.configure(level=logging.Level.DISABLED)
-    _note_ignored(docker_only)
+    _note_ignored({flag: passed.pop(flag) for flag in DOCKER_ONLY})
     with _boundary():
+        # The other flags name what to read (inputs.read's keywords).
         inputs = read(
             composite_resource,
             composition_file,
@@ -229,12 +238,7 @@ def render(
             required=required,
             extra=extra,
             context=(context_files, context_values),
-            xrd_path=xrd_path,
-            timeout=timeout,
-            function_annotations=function_annotations,
-            schemas_path=schemas_path,
-            credentials_path=credentials_path,
-            crossplane_version=crossplane_version,
+            **passed,
         )
         documents, _ = asyncio.run(
             render_documents(
@@ -247,7 +251,7 @@ def render(
     click.echo(output.dump(documents), nl=False)
 
 
-def _note_ignored(docker_only: dict[str, str | None]) -> None:
+def _note_ignored(docker_only: dict[str, Any]) -> None:
     """Say which of the flags given only matter to Docker, which is not used."""
     ignored = [name.replace("_", "-") for name, value in docker_only.items() if value is not None]
     if ignored:
