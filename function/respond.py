@@ -65,7 +65,7 @@ def write(request: parse.Request, outcome: Pending | Composed) -> Answer:
     resolution, report = outcome.resolution, outcome.report
     merged_status = merge.overlay(request.earlier_status, report.status)
     # The resolved spec goes to the desired XR and the context so that functions
-    # later in the pipeline read what this one rendered (SPEC §5.5). Crossplane
+    # later in the pipeline read what this one rendered. Crossplane
     # never persists a desired XR spec: this is a hand-off, not a write. Its bytes
     # are written once, for both.
     spec = structs.encode(resolution.data)

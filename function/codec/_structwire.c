@@ -5,8 +5,14 @@
  * protobuf's own API where this is not built; tests hold the two to the same
  * results. It writes only the function's own dicts (what it rendered), never bytes
  * that came in with a request: every value is an exact built-in type (dict, list,
- * str, int, float, bool, None) whose reading runs no Python code, so nothing can
- * change under a loop.
+ * str, int, float, bool, None) and every key a str (a subclass read as its text)
+ * whose reading runs no Python code, so nothing can change under a loop. Anything
+ * else is refused, naming its type (_structwire.pyi says the same).
+ *
+ * Every message is nested no deeper than protobuf reads (MAX_DEPTH): deeper data is
+ * refused with a RecursionError, and structs.py hands it to protobuf's API. So this
+ * file's recursion is bounded by a constant, not by Python's recursion limit, which
+ * does not size the C stack.
  *
  * Decoding reads bytes protobuf itself wrote (a Struct or Value decoded from a request,
  * serialised again), as structs.py reads them through protobuf's API: integral
@@ -34,6 +40,32 @@
 #define TAG_STRUCT 0x2a
 #define TAG_LIST 0x32
 
+/* How many messages deep protobuf's decoder reads below the outermost one (upb's
+ * limit, function/codec/nesting.py's PROTOBUF_MAX_DEPTH; a test holds them equal),
+ * each Struct, map entry, Value and ListValue a level, as upb counts them. Python
+ * sees it as the module's MAX_DEPTH. */
+#define MAX_DEPTH 100
+
+/* A RecursionError, as Python raises for data too deep for it: structs.py takes it as
+ * the sign to use protobuf's API, which has no such limit. */
+static int too_deep(void) {
+    PyErr_Format(PyExc_RecursionError, "a protobuf Struct nested more than %d levels deep",
+                 MAX_DEPTH);
+    return -1;
+}
+
+/* `*sum = a + b` for sizes (never negative), unless that passes PY_SSIZE_T_MAX: signed
+ * overflow is undefined, and under CPython's -fwrapv it wraps to a small size that
+ * passes for room, so the sum is refused before it is made. */
+static int add_sizes(Py_ssize_t a, Py_ssize_t b, Py_ssize_t *sum) {
+    if (b > PY_SSIZE_T_MAX - a) {
+        PyErr_SetString(PyExc_OverflowError, "protobuf bytes larger than a Python object can be");
+        return -1;
+    }
+    *sum = a + b;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- encoding */
 
 typedef struct {
@@ -42,12 +74,17 @@ typedef struct {
     Py_ssize_t cap;
 } Buffer;
 
+/* Room for `more` bytes past those written, the buffer doubling as it grows. */
 static int reserve(Buffer *out, Py_ssize_t more) {
-    if (out->len + more <= out->cap) {
+    Py_ssize_t need;
+    if (add_sizes(out->len, more, &need) < 0) {
+        return -1;
+    }
+    if (need <= out->cap) {
         return 0;
     }
     Py_ssize_t cap = out->cap ? out->cap : 1024;
-    while (cap < out->len + more) {
+    while (cap < need) {
         if (cap > PY_SSIZE_T_MAX / 2) {
             PyErr_NoMemory();
             return -1;
@@ -90,7 +127,8 @@ static int put_byte(Buffer *out, unsigned char byte) {
 }
 
 static int put_bytes(Buffer *out, unsigned char tag, const char *bytes, Py_ssize_t size) {
-    if (reserve(out, 1 + 10 + size) < 0) {
+    Py_ssize_t room; /* the tag, at most 10 bytes of length, the bytes */
+    if (add_sizes(1 + 10, size, &room) < 0 || reserve(out, room) < 0) {
         return -1;
     }
     out->data[out->len++] = (char)tag;
@@ -101,10 +139,13 @@ static int put_bytes(Buffer *out, unsigned char tag, const char *bytes, Py_ssize
     return 0;
 }
 
-/* A nested message: its tag and one byte for its length, which `close` fixes up
- * once the length is known (moving the body when the length needs more bytes),
- * so that every varint is as short as protobuf's own encoder writes it. */
-static Py_ssize_t open_nested(Buffer *out, unsigned char tag) {
+/* A nested message `depth` levels down: its tag and one byte for its length, which
+ * `close` fixes up once the length is known (moving the body when the length needs
+ * more bytes), so that every varint is as short as protobuf's own encoder writes it. */
+static Py_ssize_t open_nested(Buffer *out, unsigned char tag, int depth) {
+    if (depth > MAX_DEPTH) {
+        return too_deep();
+    }
     if (reserve(out, 2) < 0) {
         return -1;
     }
@@ -127,8 +168,9 @@ static int close_nested(Buffer *out, Py_ssize_t body) {
     return 0;
 }
 
-static int encode_fields(Buffer *out, PyObject *dict);
-static int encode_value(Buffer *out, PyObject *value);
+/* Each writes a message `depth` levels below the outermost Struct. */
+static int encode_fields(Buffer *out, PyObject *dict, int depth);
+static int encode_value(Buffer *out, PyObject *value, int depth);
 
 static int unsupported(PyObject *value) {
     PyErr_Format(PyExc_TypeError, "cannot put a %s into a protobuf Struct", Py_TYPE(value)->tp_name);
@@ -144,10 +186,10 @@ static int encode_string(Buffer *out, unsigned char tag, PyObject *text) {
     return put_bytes(out, tag, utf8, size);
 }
 
-static int encode_list(Buffer *out, PyObject *list) {
+static int encode_list(Buffer *out, PyObject *list, int depth) {
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
-        Py_ssize_t body = open_nested(out, TAG_FIELDS);
-        if (body < 0 || encode_value(out, PyList_GET_ITEM(list, i)) < 0 ||
+        Py_ssize_t body = open_nested(out, TAG_FIELDS, depth + 1);
+        if (body < 0 || encode_value(out, PyList_GET_ITEM(list, i), depth + 1) < 0 ||
             close_nested(out, body) < 0) {
             return -1;
         }
@@ -157,21 +199,19 @@ static int encode_list(Buffer *out, PyObject *list) {
 
 /* One Value's oneof field, as structs.encode writes it through protobuf: exact types only
  * (a bool is not an int here), ints as doubles, empty maps and lists present. */
-static int encode_value(Buffer *out, PyObject *value) {
+static int encode_value(Buffer *out, PyObject *value, int depth) {
     PyTypeObject *type = Py_TYPE(value);
     if (type == &PyUnicode_Type) {
         return encode_string(out, TAG_STRING, value);
     }
     if (type == &PyDict_Type || type == &PyList_Type) {
-        Py_ssize_t body = open_nested(out, type == &PyDict_Type ? TAG_STRUCT : TAG_LIST);
+        int is_dict = type == &PyDict_Type;
+        Py_ssize_t body = open_nested(out, is_dict ? TAG_STRUCT : TAG_LIST, depth + 1);
         if (body < 0) {
             return -1;
         }
-        if (Py_EnterRecursiveCall(" while writing a protobuf Struct")) {
-            return -1;
-        }
-        int failed = type == &PyDict_Type ? encode_fields(out, value) : encode_list(out, value);
-        Py_LeaveRecursiveCall();
+        int failed = is_dict ? encode_fields(out, value, depth + 1)
+                             : encode_list(out, value, depth + 1);
         return failed < 0 ? -1 : close_nested(out, body);
     }
     if (type == &PyLong_Type || type == &PyFloat_Type) {
@@ -199,7 +239,7 @@ static int encode_value(Buffer *out, PyObject *value) {
     return unsupported(value);
 }
 
-static int encode_fields(Buffer *out, PyObject *dict) {
+static int encode_fields(Buffer *out, PyObject *dict, int depth) {
     PyObject *key, *value;
     Py_ssize_t position = 0;
     while (PyDict_Next(dict, &position, &key, &value)) {
@@ -208,12 +248,12 @@ static int encode_fields(Buffer *out, PyObject *dict) {
                          Py_TYPE(key)->tp_name);
             return -1;
         }
-        Py_ssize_t entry = open_nested(out, TAG_FIELDS);
+        Py_ssize_t entry = open_nested(out, TAG_FIELDS, depth + 1);
         if (entry < 0 || encode_string(out, TAG_FIELDS, key) < 0) {
             return -1;
         }
-        Py_ssize_t body = open_nested(out, TAG_ENTRY_VALUE);
-        if (body < 0 || encode_value(out, value) < 0 || close_nested(out, body) < 0 ||
+        Py_ssize_t body = open_nested(out, TAG_ENTRY_VALUE, depth + 2);
+        if (body < 0 || encode_value(out, value, depth + 2) < 0 || close_nested(out, body) < 0 ||
             close_nested(out, entry) < 0) {
             return -1;
         }
@@ -228,7 +268,7 @@ static PyObject *encode(PyObject *module, PyObject *data) {
     }
     Buffer out = {NULL, 0, 0};
     PyObject *result = NULL;
-    if (encode_fields(&out, data) == 0) {
+    if (encode_fields(&out, data, 0) == 0) {
         result = PyBytes_FromStringAndSize(out.data ? out.data : "", out.len);
     }
     PyMem_Free(out.data);
@@ -301,8 +341,10 @@ static int skip_field(Reader *in, uint64_t tag) {
     }
 }
 
-static PyObject *decode_value(Reader *in);
-static PyObject *decode_fields(Reader *in);
+/* Each reads a message `depth` levels below the outermost one, first refusing to go
+ * deeper than protobuf reads. */
+static PyObject *decode_value(Reader *in, int depth);
+static PyObject *decode_fields(Reader *in, int depth);
 
 /* The next field 1 of a message (a Struct's entries, a ListValue's values), others
  * skipped: 1 with its body, 0 at the message's end, -1 on an error. */
@@ -322,12 +364,16 @@ static int next_field1(Reader *in, Reader *body) {
     return 0;
 }
 
-static PyObject *decode_list(Reader *in) {
+static PyObject *decode_list(Reader *in, int depth) {
+    if (depth > MAX_DEPTH) {
+        too_deep();
+        return NULL;
+    }
     PyObject *list = PyList_New(0);
     Reader body;
     int found = 0;
     while (list != NULL && (found = next_field1(in, &body)) > 0) {
-        PyObject *item = decode_value(&body);
+        PyObject *item = decode_value(&body, depth + 1);
         if (item == NULL || PyList_Append(list, item) < 0) {
             Py_XDECREF(item);
             goto fail;
@@ -352,7 +398,11 @@ static PyObject *number(double value) {
 }
 
 /* One Value: the last of its oneof fields wins, as protobuf's decoder has it; none is None. */
-static PyObject *decode_value(Reader *in) {
+static PyObject *decode_value(Reader *in, int depth) {
+    if (depth > MAX_DEPTH) {
+        too_deep();
+        return NULL;
+    }
     PyObject *result = Py_NewRef(Py_None);
     while (in->at < in->end) {
         uint64_t tag, flag;
@@ -400,11 +450,8 @@ static PyObject *decode_value(Reader *in) {
             if (read_nested(in, &body) < 0) {
                 goto fail;
             }
-            if (Py_EnterRecursiveCall(" while reading a protobuf Struct")) {
-                goto fail;
-            }
-            next = tag == TAG_STRUCT ? decode_fields(&body) : decode_list(&body);
-            Py_LeaveRecursiveCall();
+            next = tag == TAG_STRUCT ? decode_fields(&body, depth + 1)
+                                     : decode_list(&body, depth + 1);
             break;
         default:
             if (skip_field(in, tag) < 0) {
@@ -425,7 +472,10 @@ fail:
 
 /* One map entry: its key (field 1) and its Value (field 2), each the last given, as a
  * (key, value) tuple appended to `entries`. */
-static int decode_entry(Reader *in, PyObject *entries) {
+static int decode_entry(Reader *in, PyObject *entries, int depth) {
+    if (depth > MAX_DEPTH) {
+        return too_deep();
+    }
     Reader key = {NULL, NULL}, value = {NULL, NULL};
     while (in->at < in->end) {
         uint64_t tag;
@@ -445,7 +495,7 @@ static int decode_entry(Reader *in, PyObject *entries) {
                                                            key.end - key.at, NULL);
     PyObject *item = name == NULL ? NULL
                      : value.at == NULL ? Py_NewRef(Py_None)
-                                        : decode_value(&value);
+                                        : decode_value(&value, depth + 1);
     PyObject *pair = item == NULL ? NULL : PyTuple_Pack(2, name, item);
     int failed = pair == NULL ? -1 : PyList_Append(entries, pair);
     Py_XDECREF(name);
@@ -458,13 +508,17 @@ static int decode_entry(Reader *in, PyObject *entries) {
  * first, the keys come out in the order protobuf's own API iterates them, so a dict
  * read here is the one structs.py reads without this module, key order included. The
  * last entry of a key wins, as in protobuf's decoder. */
-static PyObject *decode_fields(Reader *in) {
+static PyObject *decode_fields(Reader *in, int depth) {
+    if (depth > MAX_DEPTH) {
+        too_deep();
+        return NULL;
+    }
     PyObject *entries = PyList_New(0);
     PyObject *dict = NULL;
     Reader body;
     int found = 0;
     while (entries != NULL && (found = next_field1(in, &body)) > 0) {
-        if (decode_entry(&body, entries) < 0) {
+        if (decode_entry(&body, entries, depth + 1) < 0) {
             goto done;
         }
     }
@@ -498,12 +552,12 @@ static int reader_of(PyObject *data, Reader *in) {
 
 static PyObject *decode(PyObject *module, PyObject *data) {
     Reader in;
-    return reader_of(data, &in) < 0 ? NULL : decode_fields(&in);
+    return reader_of(data, &in) < 0 ? NULL : decode_fields(&in, 0);
 }
 
 static PyObject *decode_one(PyObject *module, PyObject *data) {
     Reader in;
-    return reader_of(data, &in) < 0 ? NULL : decode_value(&in);
+    return reader_of(data, &in) < 0 ? NULL : decode_value(&in, 0);
 }
 
 /* ---------------------------------------------------------------- canonical bytes */
@@ -520,12 +574,11 @@ static PyObject *decode_one(PyObject *module, PyObject *data) {
  * message's other fields, sorted by their bytes; every field keeps its length, so a
  * nested message's canonical bytes are as long as its own. */
 
-#define MAX_CANONICAL_DEPTH 100 /* protobuf's own limit (codec/nesting.py) */
-
 typedef struct {
-    Py_ssize_t offset; /* in the output */
+    Py_ssize_t offset;  /* in the output */
     Py_ssize_t size;
-    int entry;         /* a map entry, sorted after the other fields */
+    int entry;          /* a map entry, sorted after the other fields */
+    const char *bytes;  /* a map entry's bytes in the scratch copy, while it is sorted */
 } Span;
 
 /* What one call shares across every message it reorders: the output, a scratch copy
@@ -538,12 +591,14 @@ typedef struct {
     Py_ssize_t room;
 } Canonical;
 
-static const char *sorting_base; /* the scratch the comparison reads (one call at a time: the GIL) */
-
+/* Entries in the order of their bytes, a prefix first. Each span carries its own bytes,
+ * so the comparison needs nothing else: no state outside the call (a global base would
+ * be shared by every thread and interpreter). Entries that compare equal are the same
+ * bytes, so qsort's instability cannot change the result. */
 static int compare_spans(const void *a, const void *b) {
     const Span *x = a, *y = b;
     Py_ssize_t common = x->size < y->size ? x->size : y->size;
-    int order = memcmp(sorting_base + x->offset, sorting_base + y->offset, (size_t)common);
+    int order = memcmp(x->bytes, y->bytes, (size_t)common);
     if (order != 0) {
         return order;
     }
@@ -562,6 +617,10 @@ static int put_raw(Buffer *out, const unsigned char *from, const unsigned char *
 
 static int push_span(Canonical *c, Py_ssize_t offset, int entry) {
     if (c->count == c->room) {
+        if (c->room > PY_SSIZE_T_MAX / 2 / (Py_ssize_t)sizeof(Span)) {
+            PyErr_NoMemory();
+            return -1;
+        }
         Py_ssize_t room = c->room ? 2 * c->room : 64;
         Span *grown = PyMem_Realloc(c->spans, (size_t)room * sizeof(Span));
         if (grown == NULL) {
@@ -571,7 +630,7 @@ static int push_span(Canonical *c, Py_ssize_t offset, int entry) {
         c->spans = grown;
         c->room = room;
     }
-    c->spans[c->count++] = (Span){offset, c->out.len - offset, entry};
+    c->spans[c->count++] = (Span){offset, c->out.len - offset, entry, NULL};
     return 0;
 }
 
@@ -598,20 +657,20 @@ static int reorder(Canonical *c, Py_ssize_t start, Py_ssize_t first) {
             memcpy(c->out.data + at, c->scratch.data + spans[i].offset, (size_t)spans[i].size);
             at += spans[i].size;
         } else {
+            spans[i].bytes = c->scratch.data + spans[i].offset;
             spans[kept++] = spans[i];
         }
     }
-    sorting_base = c->scratch.data;
     qsort(spans, (size_t)kept, sizeof(Span), compare_spans);
     for (Py_ssize_t i = 0; i < kept; i++) {
-        memcpy(c->out.data + at, c->scratch.data + spans[i].offset, (size_t)spans[i].size);
+        memcpy(c->out.data + at, spans[i].bytes, (size_t)spans[i].size);
         at += spans[i].size;
     }
     return 0;
 }
 
 static int canonical_message(Canonical *c, Reader *in, PyObject *layout, int depth, int top) {
-    if (depth > MAX_CANONICAL_DEPTH) {
+    if (depth > MAX_DEPTH) {
         PyErr_SetString(PyExc_ValueError, "protobuf bytes nested too deeply");
         return -1;
     }
@@ -695,4 +754,10 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__structwire(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__structwire(void) {
+    PyObject *created = PyModule_Create(&module);
+    if (created != NULL && PyModule_AddIntConstant(created, "MAX_DEPTH", MAX_DEPTH) < 0) {
+        Py_CLEAR(created);
+    }
+    return created;
+}

@@ -6,6 +6,10 @@ goes through protobuf's API, value by value, and writing through protobuf's own
 `Struct.update`. Both read the same data, key order included, and write the same
 messages (tests hold them to it). A View reads only the fields asked for, through
 protobuf's API.
+
+The C codec refuses data nested deeper than protobuf reads (`_structwire.MAX_DEPTH`
+messages, codec.nesting) with a RecursionError; such data is read and written through
+protobuf's API, as without the codec, so both give the same answers at any depth.
 """
 
 from __future__ import annotations
@@ -43,8 +47,15 @@ def encode(data: dict[str, Any]) -> bytes:
         TypeError: (ValueError without the C encoder) for a value a Struct cannot hold.
     """
     if _encoder is not None:
-        written: bytes = _encoder.encode(data)
+        try:
+            written: bytes = _encoder.encode(data)
+        except RecursionError:  # deeper than protobuf reads: its API writes it, as below
+            return _encoded(data)
         return written
+    return _encoded(data)
+
+
+def _encoded(data: dict[str, Any]) -> bytes:
     struct = struct_pb2.Struct()
     struct.update(data)
     serialised: bytes = struct.SerializeToString()
@@ -59,8 +70,15 @@ def plain(struct: struct_pb2.Struct) -> dict[str, Any]:
     """
     if _encoder is not None:
         # Serialised and read in C: a fifth of what reading it value by value costs.
-        decoded: dict[str, Any] = _encoder.decode(struct.SerializeToString())
+        try:
+            decoded: dict[str, Any] = _encoder.decode(struct.SerializeToString())
+        except RecursionError:  # deeper than protobuf reads: read through its API, as below
+            return _plain(struct)
         return decoded
+    return _plain(struct)
+
+
+def _plain(struct: struct_pb2.Struct) -> dict[str, Any]:
     fields = struct.fields
     # Not fields.items(): protobuf maps take that from Mapping, a Python generator.
     return {key: _value_of(fields[key]) for key in fields}
@@ -78,7 +96,10 @@ def readable(struct: struct_pb2.Struct) -> Mapping[str, Any]:
 def value_of(value: struct_pb2.Value) -> Any:
     """One Struct Value as plain data (as `plain` converts a map's values)."""
     if _encoder is not None:
-        return _encoder.decode_value(value.SerializeToString())
+        try:
+            return _encoder.decode_value(value.SerializeToString())
+        except RecursionError:  # deeper than protobuf reads: read through its API, as below
+            pass
     return _value_of(value)
 
 

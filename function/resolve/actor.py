@@ -31,7 +31,7 @@ class Lookup:
 
 
 def lookup(xr: Composite, settings: Input, *, namespaced_selectors: bool) -> Lookup:
-    """How to look an actor's flavors up (SPEC §5.6).
+    """How to look an actor's flavors up.
 
     Namespace flavors are on when the Input enables them, or, with `Auto`, where
     Crossplane honours a selector's namespace: a caller whose selectors do

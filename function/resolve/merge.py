@@ -209,7 +209,7 @@ def merge_flavors(
     Args:
         flavors: (flavor name, data) pairs in the order the actor lists them.
         settled: the actor's own spec. A leaf (or identity item) it sets is never a
-            conflict between flavors: the actor's value replaces both (SPEC §5.4).
+            conflict between flavors: the actor's value replaces both.
         labels: how messages name a flavor (default: its name in quotes).
 
     Returns:

@@ -1,6 +1,6 @@
 """Where each flavor comes from: a cluster EnvironmentConfig or a ConfigMap in the actor's namespace.
 
-Exactly one of the two may exist for a name (SPEC §5.6). A ConfigMap is a flavor
+Exactly one of the two may exist for a name. A ConfigMap is a flavor
 only when it carries the label `asya.sh/flavor: <name>`, sits in the actor's own
 namespace, and holds the partial spec as YAML under `flavor.yaml`.
 """

@@ -1,10 +1,10 @@
-"""The API server's rules the typed spec can still trip, beyond its types' schemas (SPEC §6.0).
+"""The API server's rules the typed spec can still trip, beyond its types' schemas (docs/flavors.md, "What gets refused").
 
 Each row was found by the real API server in the test suite (tests/cluster), over
 generated actors within the typed spec, not by reading its source: a row is the
 schema it adds to its Kubernetes type and the words a refusal says instead of the
 validator's. kube_schemas applies them with the types. A rule no generated actor
-trips is left to the API server, whose refusal the status reports (SPEC §6.0).
+trips is left to the API server, whose refusal the status reports (docs/flavors.md, "What gets refused").
 """
 
 from __future__ import annotations

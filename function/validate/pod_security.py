@@ -1,4 +1,4 @@
-"""The volume kinds the platform allows, and the Pod Security level it chose (SPEC §6.0).
+"""The volume kinds the platform allows, and the Pod Security level it chose (docs/flavors.md, "What gets refused").
 
 Checked on the parts of the pod an actor or flavor supplies (volumes, sidecars, init
 containers): the platform's own containers are rendered to meet the level. The checks

@@ -1,4 +1,4 @@
-"""What the API server would refuse in the pod about to be rendered, refused first (SPEC §6.0).
+"""What the API server would refuse in the pod about to be rendered, refused first (docs/flavors.md, "What gets refused").
 
 The spec model checks each value on its own; this stage checks what only the pod
 as a whole shows: names that collide with the platform's or each other, mounts of

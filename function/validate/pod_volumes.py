@@ -1,6 +1,6 @@
 """The pod's volumes, and the mounts and block devices of its containers that use them.
 
-The platform's invariants (SPEC §6.0): volumes named once, none named as the
+The platform's invariants (docs/flavors.md, "What gets refused"): volumes named once, none named as the
 platform's; each mount and device of a volume the pod has, at a path of its own and
 off the platform's paths. validate runs these with the pod's other checks.
 """

@@ -1,6 +1,6 @@
 """The ServiceAccount that gives the actor's pods an AWS role (IRSA).
 
-One actor never deletes another's ServiceAccount (SPEC §6.1). In the v1 form the
+One actor never deletes another's ServiceAccount (docs/install.md, "The ServiceAccount per form"). In the v1 form the
 name is the Input's shared one, as upstream (a drop-in), and its Object never
 deletes it: every actor of the namespace uses it. In the v2 form two XRs cannot
 control one object, so each actor composes its own `asya-<actor>`.
