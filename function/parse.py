@@ -179,6 +179,16 @@ class Request:
         return composite_conditions(self.message)
 
     @functools.cached_property
+    def last_rendered(self) -> str:
+        """The digest of the Deployment the function rendered last, as the XR's status says."""
+        if not self.message.observed.composite.HasField("resource"):
+            return ""
+        found: Any = View(self.message.observed.composite.resource)
+        for key in ("status", "infrastructure", "workload", "rendered"):
+            found = found.get(key) if isinstance(found, MAP) else None
+        return found if isinstance(found, str) else ""
+
+    @functools.cached_property
     def earlier_status(self) -> dict[str, Any]:
         """The XR status earlier steps of the pipeline desired ({} for none)."""
         fields = self.message.desired.composite.resource.fields

@@ -234,6 +234,8 @@ def compose(
         transport_fetched={key: found for key, found in fetched.items() if found is not None},
         pods=request.fetched(requirements.PODS_KEY),
         autoscalers=request.fetched(requirements.AUTOSCALER_KEY),
+        last_rendered=request.last_rendered,
+        synced=request.conditions.get("Synced", ("", ""))[0] != "False",
         origin=resolution.provenance,
     )
     rendered = renderers.render_all(plan)

@@ -25,6 +25,9 @@ class Origin(Protocol):
     def setters(self, loc: Sequence[str | int]) -> tuple[Any, ...]:
         """Everyone who set part of the value at a location (printed as words), highest first."""
 
+    def digests(self) -> dict[str, str]:
+        """A short digest of what each source set: `actor`, then each flavor by name."""
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -44,6 +47,12 @@ class Plan:
     autoscalers: Sequence[Mapping[str, Any]] | None = None
     # Who set each value of the spec, for messages that say what to change.
     origin: Origin | None = None
+    # The digest of the Deployment this function rendered on its last call, as the XR's
+    # status says ('' for none): the v2 form's way to tell whether the API server took it.
+    last_rendered: str = ""
+    # Whether Crossplane's Synced condition on the XR was other than False when it was
+    # read: False when Crossplane could not apply a composed resource.
+    synced: bool = True
 
     @property
     def actor(self) -> str:

@@ -16,6 +16,11 @@ Loc = tuple[str | int, ...]
 
 # Every object of an actor carries its name under this label.
 ACTOR_LABEL = "asya.sh/actor"
+# On a v2 actor's Deployment: a digest of it as rendered, and of each source it was
+# rendered from (`actor=<digest>,<flavor>=<digest>`): how the status tells whether the
+# API server took the last one (status/accepted.py).
+RENDERED_ANNOTATION = "asya.sh/rendered"
+RENDERED_FROM_ANNOTATION = "asya.sh/rendered-from"
 # And its part under this one: the Deployment (and its Object, in the v1 form) is the actor.
 COMPONENT_LABEL = "app.kubernetes.io/component"
 WORKLOAD_COMPONENT = "actor"

@@ -56,6 +56,11 @@ class WorkloadStatus(StatusSection):
         "being OOMKilled. Pods in phase Failed are not counted.",
     )
     message: str | None = None
+    rendered: str | None = Field(
+        None,
+        description="A digest of the Deployment the function rendered last (v2 form); the "
+        "Deployment carries it in annotation asya.sh/rendered once the API server takes it.",
+    )
 
 
 class Infrastructure(StatusSection):

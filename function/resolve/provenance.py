@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -13,6 +15,8 @@ from function.models import messages
 from function.resolve import paths
 
 MAX_PROBLEMS = 5
+# Hex digits of a source's digest: enough to tell two versions of one source apart.
+DIGEST = 8
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,15 @@ class Provenance:
     data: dict[str, Any]
     # (layer, data): the actor first, then the flavors in the actor's order.
     sources: tuple[tuple[Layer, dict[str, Any]], ...]
+
+    def digests(self) -> dict[str, str]:
+        """A short digest of what each source set: `actor`, then each flavor by name."""
+        return {
+            layer.flavor or layer.kind: hashlib.sha256(
+                json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
+            ).hexdigest()[:DIGEST]
+            for layer, data in self.sources
+        }
 
     def source(self, path: paths.Path) -> Layer:
         """The first layer that set the value at path (DEFAULT when none did)."""

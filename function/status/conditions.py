@@ -31,6 +31,7 @@ REASONS: dict[str, tuple[str, ...]] = {
         "PodsOOMKilled",
         "PodsUnschedulable",
         "PodsRefused",
+        "DeploymentNotAccepted",
     ),
 }
 

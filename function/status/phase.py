@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from function.compose.renderers import meta, transports
 from function.compose.renderers.transport import QueueState
-from function.models import observed
+from function.models import observed, pod
 from function.models.plain import MAP
 from function.models.plan import Plan
-from function.status import conditions, keda_status, pod_health, pod_paths
+from function.status import accepted, conditions, keda_status, pod_health, pod_paths
 
 
 class Phase(StrEnum):
@@ -75,6 +75,8 @@ class Workload:
     pods: pod_health.PodCounts
     message: str
     reason: str
+    # The API server did not take the Deployment last rendered: an older one runs.
+    not_accepted: bool = False
 
 
 def _workload(plan: Plan) -> Workload:
@@ -119,6 +121,7 @@ def _phase(queue_ready: bool, autoscaler: keda_status.Autoscaler, workload: Work
     # until someone changes the actor, a flavor or the nodes (the message names which).
     if (
         workload.pods.failing
+        or workload.not_accepted
         or (workload.ready and (autoscaler.degraded or autoscaler.refused))
         or workload.pods.unschedulable
     ):
@@ -200,6 +203,10 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     queue = transport.queue(plan)
     autoscaler = _keda(plan, rendered)
     workload = _workload(plan)
+    if refused := accepted.refusal(plan, rendered.get(meta.DEPLOYMENT)):
+        workload = replace(
+            workload, message=refused, reason="DeploymentNotAccepted", not_accepted=True
+        )
     phase = _phase(queue.ready, autoscaler, workload)
     status: dict[str, Any] = {"phase": phase.value, "transport": plan.settings.transport}
     if queue.url:
@@ -207,6 +214,8 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     if queue.identifier:
         status["queueIdentifier"] = queue.identifier
     status["infrastructure"] = _infrastructure(queue, autoscaler, workload)
+    if mark := accepted.marks(rendered.get(meta.DEPLOYMENT)).get(pod.RENDERED_ANNOTATION):
+        status["infrastructure"]["workload"]["rendered"] = mark
     status["scaling"] = _scaling(plan, autoscaler)
     queue_parts = transport.readiness(plan, queue)
     readiness = {
@@ -237,7 +246,9 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
             ),
             conditions.Aspect(
                 conditions.WORKLOAD,
-                workload.ready and not (workload.pods.failing or workload.pods.unschedulable),
+                workload.ready
+                and not (workload.pods.failing or workload.pods.unschedulable)
+                and not workload.not_accepted,
                 workload.reason,
                 workload.message,
             ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from function.compose.renderers import containers, meta, transports
@@ -93,17 +95,36 @@ def render(plan: Plan) -> dict[str, Any]:
         deployment_spec = {"replicas": spec.replicas if replicas is None else replicas} | (
             deployment_spec
         )
-    manifest = {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {
-            "name": plan.actor,
-            "namespace": plan.namespace,
-            # The XR's name, as Crossplane labels what it composes, also on a wrapped
-            # Deployment: how another actor of the same name finds it taken.
-            "labels": meta.labels(plan, pod.WORKLOAD_COMPONENT)
-            | {"asya.sh/inject": "true", COMPOSITE_LABEL: plan.xr.name},
-        },
-        "spec": deployment_spec,
+    metadata: dict[str, Any] = {
+        "name": plan.actor,
+        "namespace": plan.namespace,
+        # The XR's name, as Crossplane labels what it composes, also on a wrapped
+        # Deployment: how another actor of the same name finds it taken.
+        "labels": meta.labels(plan, pod.WORKLOAD_COMPONENT)
+        | {"asya.sh/inject": "true", COMPOSITE_LABEL: plan.xr.name},
     }
+    manifest = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": metadata}
+    manifest["spec"] = deployment_spec
+    if plan.xr.namespaced:
+        metadata["annotations"] = _marks(plan, manifest)
     return meta.compose(plan, manifest, watch=True)
+
+
+def _marks(plan: Plan, manifest: dict[str, Any]) -> dict[str, str]:
+    """What the v2 form's status compares with the observed Deployment (status/accepted.py).
+
+    In the v1 form provider-kubernetes reports a refused Deployment itself, so only the
+    v2 form carries them. Annotations of the Deployment, not of its pods: a new mark
+    never rolls them.
+    """
+    marks = {pod.RENDERED_ANNOTATION: digest(manifest)}
+    if plan.origin is not None:
+        sources = plan.origin.digests()
+        marks[pod.RENDERED_FROM_ANNOTATION] = ",".join(f"{k}={v}" for k, v in sources.items())
+    return marks
+
+
+def digest(manifest: dict[str, Any]) -> str:
+    """A digest of the Deployment as rendered, before its marks."""
+    text = json.dumps(manifest, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
