@@ -10,7 +10,7 @@ COMPOSITION ?= examples/composition.yaml
 FUNCTIONS ?= examples/functions.yaml
 RENDER_FLAGS ?= --required-resources examples/flavors --required-resources examples/platform --observed-resources examples/image-enhancer/observed/ready.yaml
 
-.PHONY: render test test-fast lint typecheck pytest generate serve package clean bench bench-tools soak e2e-tools e2e
+.PHONY: render test test-fast test-sanitize lint typecheck pytest generate serve package clean bench bench-tools soak e2e-tools e2e
 
 # Installing says nothing on stdout (`make render > actor.yaml` is YAML on the first run too).
 $(BIN)/python:
@@ -67,6 +67,27 @@ pytest: $(DEV_STAMP)
 ## The inner loop: lint, types and every test not marked slow (no subprocesses or sockets).
 test-fast: $(DEV_STAMP) lint typecheck
 	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
+
+## The C codec's tests against a build of it with AddressSanitizer and UBSan (needs gcc and
+## python3-dev), made in build/sanitize beside the in-place one, which stays as it is;
+## tests/unit/structwire_sanitized.py makes sure that build is the one the tests load.
+SANITIZE_DIR := build/sanitize
+SANITIZE_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+SANITIZE_TESTS := tests/unit/test_structs.py tests/unit/test_response_cache.py $(wildcard tests/unit/test_structwire_*.py)
+PYTHON_INCLUDE = $(shell $(BIN)/python -c "import sysconfig; print(sysconfig.get_paths()['include'])")
+EXT_SUFFIX = $(shell $(BIN)/python -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
+
+test-sanitize: $(DEV_STAMP)
+	@command -v gcc >/dev/null || { echo "test-sanitize: no gcc, which builds the codec with its sanitizers (apt-get install gcc)" >&2; exit 1; }
+	@test -f "$(PYTHON_INCLUDE)/Python.h" || { echo "test-sanitize: no Python.h in $(PYTHON_INCLUDE) (apt-get install python3-dev)" >&2; exit 1; }
+	@case "$$(gcc -print-file-name=libasan.so)" in /*) ;; *) echo "test-sanitize: gcc has no libasan.so (apt-get install gcc, or libasan for it)" >&2; exit 1;; esac
+	@mkdir -p $(SANITIZE_DIR)
+	gcc $(SANITIZE_CFLAGS) -Wall -Wextra -Wno-unused-parameter -shared -fPIC -I$(PYTHON_INCLUDE) \
+		function/codec/_structwire.c -o $(SANITIZE_DIR)/_structwire$(EXT_SUFFIX)
+	LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 CFLAGS="$(SANITIZE_CFLAGS)" \
+		STRUCTWIRE_SANITIZED=$(SANITIZE_DIR)/_structwire$(EXT_SUFFIX) \
+		$(BIN)/pytest -p tests.unit.structwire_sanitized -p no:cacheprovider $(SANITIZE_TESTS) $(PYTEST_ARGS)
 
 ## Write the files generated from the models: both XRDs (xrd/), the Input's CRD (package/input/)
 ## and docs/flavors.md's table of how each list merges (from the merge rules); and, once the

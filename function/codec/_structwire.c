@@ -47,7 +47,8 @@
 #define MAX_DEPTH 100
 
 /* A RecursionError, as Python raises for data too deep for it: structs.py takes it as
- * the sign to use protobuf's API, which has no such limit. */
+ * the sign to use protobuf's API, which reads and writes a Struct held in memory as
+ * deep as Python's recursion allows. */
 static int too_deep(void) {
     PyErr_Format(PyExc_RecursionError, "a protobuf Struct nested more than %d levels deep",
                  MAX_DEPTH);
@@ -74,14 +75,11 @@ typedef struct {
     Py_ssize_t cap;
 } Buffer;
 
-/* Room for `more` bytes past those written, the buffer doubling as it grows. */
-static int reserve(Buffer *out, Py_ssize_t more) {
+/* The buffer grown to hold `more` bytes past those written, doubling. */
+static int grow(Buffer *out, Py_ssize_t more) {
     Py_ssize_t need;
     if (add_sizes(out->len, more, &need) < 0) {
         return -1;
-    }
-    if (need <= out->cap) {
-        return 0;
     }
     Py_ssize_t cap = out->cap ? out->cap : 1024;
     while (cap < need) {
@@ -99,6 +97,12 @@ static int reserve(Buffer *out, Py_ssize_t more) {
     out->data = grown;
     out->cap = cap;
     return 0;
+}
+
+/* Room for `more` bytes past those written. The room left, cap - len, cannot overflow
+ * (len <= cap) where len + more could: only growing adds, and checks. */
+static int reserve(Buffer *out, Py_ssize_t more) {
+    return more <= out->cap - out->len ? 0 : grow(out, more);
 }
 
 static int varint_size(uint64_t value) {
