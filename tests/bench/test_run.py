@@ -6,6 +6,7 @@ Never a timed assertion: these settings are far too small to judge anything.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -93,9 +94,22 @@ def test_the_alternative_reports_each_mix(tmp_path: Path) -> None:
     assert set(raw["alternative"]) == set(alternative.MIXES)
     for mix in raw["alternative"].values():
         assert set(mix) == {alternative.OURS, alternative.ALTERNATIVE, alternative.FLOOR}
-        assert all(side["cpu_per_call_ms"] >= 0 for side in mix.values())
-        assert all(side["calls_per_reconcile"] >= 1 for side in mix.values())
+        for name, side in mix.items():
+            # How the numbers of a side hang together, whatever they measured: each of its
+            # servers' CPU per reconcile, their sum, and that sum per call.
+            servers = [f"{server}_cpu_ms" for server in alternative.SERVERS[name]]
+            totals = {"cpu_per_reconcile_ms", "calls_per_reconcile", "cpu_per_call_ms"}
+            assert set(side) == {*servers, *totals}
+            assert all(isinstance(v, float) and math.isfinite(v) for v in side.values())
+            assert side["calls_per_reconcile"] >= 1
+            assert side["cpu_per_reconcile_ms"] == pytest.approx(sum(side[s] for s in servers))
+            assert side["cpu_per_call_ms"] == pytest.approx(
+                side["cpu_per_reconcile_ms"] / side["calls_per_reconcile"]
+            )
         assert "function-go-templating_cpu_ms" in mix[alternative.ALTERNATIVE]
+        # The report divides by the no-op's own figure, which it shows.
+        floor = mix[alternative.FLOOR]["cpu_per_call_ms"]
+        assert f"server CPU per call, to the SDK no-op's ({floor:.3f} ms)" in report
     assert "| Measure | function-asya | go-templating + auto-ready | ratio | target | |" in report
     for row in ("| unchanged actor", "| changed actors", "| fleet mix (10 actors"):
         assert row in report

@@ -10,6 +10,7 @@ from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import runner as fn
 from function.codec import structs
+from function.models import queues
 from function.resolve import requirements
 from tests import support
 from tests.unit.test_tools import actor as actor_doc
@@ -113,9 +114,9 @@ def aged(body: dict[str, Any], created: str) -> dict[str, Any]:
 
 def test_the_function_asks_for_the_actors_whose_queue_would_bear_the_same_name() -> None:
     # asya-team-a-echo is team-a/echo's queue, and team/a-echo's, and team-a-echo... none.
-    assert requirements.queue_namesakes("echo", "team-a") == [("team", "a-echo")]
-    assert requirements.queue_namesakes("b-c", "a") == [("a-b", "c")]
-    assert requirements.queue_namesakes("echo", "team") == []
+    assert queues.namesakes("echo", "team-a") == [("team", "a-echo")]
+    assert queues.namesakes("b-c", "a") == [("a-b", "c")]
+    assert queues.namesakes("echo", "team") == []
     rsp = answer_in("team-a", "echo", {})
     selector = rsp.requirements.resources[requirements.NAMESAKES_KEY_PREFIX + "team"]
     assert (selector.kind, selector.namespace) == ("Deployment", "team")
@@ -158,6 +159,12 @@ def test_of_two_actors_sharing_a_queue_name_the_older_keeps_it() -> None:
     assert [r.reason for r in rsp.results if r.severity == fnv1.SEVERITY_FATAL] == [
         "ActorNameTaken"
     ]
+    # Naming the other actor, the one that keeps the queue: not a-echo itself.
+    [message] = support.fatal_messages(rsp)
+    assert message.startswith(
+        'invalid actor spec: actor: the queue asya-team-a-echo is the queue of actor "echo" '
+        'in namespace "team-a" already (XR "echo-xr", its Deployment team-a/echo)'
+    )
 
 
 def test_a_namesake_elsewhere_unlabelled_or_on_another_broker_takes_nothing() -> None:
@@ -265,7 +272,8 @@ def test_an_older_xrs_object_of_the_name_refuses_the_actor() -> None:
     assert 'is taken in namespace "team" by XR "other-echo-x9z8y"' in message
     # Both composed before either saw the other: the younger is refused, the older kept.
     ours = wrapped("echo-abcde", "2026-01-02T00:00:00Z")
-    assert support.fatal_messages(wrapped_answer(other, ours)) != []
+    [message] = support.fatal_messages(wrapped_answer(other, ours))
+    assert 'is taken in namespace "team" by XR "other-echo-x9z8y"' in message
     older = wrapped("echo-abcde", "2025-12-31T00:00:00Z")
     assert support.fatal_messages(wrapped_answer(other, older)) == []
 
