@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from function.models import pod
+from function.models import names, pod
 
 # Kubernetes type → (the schema it adds, what each of its properties must be; what the
 # object as a whole must be under "", after "must be").
@@ -31,7 +31,75 @@ def _set(field: str) -> dict[str, Any]:
     return {"required": [field], "properties": {field: {"type": "object"}}}
 
 
+def _one_of(*fields: str) -> dict[str, Any]:
+    """Exactly one of these members set (an object with none or two is refused)."""
+    return {"if": {"type": "object"}, "then": {"oneOf": [_set(field) for field in fields]}}
+
+
+def _enum(*values: str) -> dict[str, Any]:
+    """One of these words, or absent (null or empty: the API server puts its default)."""
+    return {"enum": [None, "", *values]}
+
+
+def _words(*values: str) -> str:
+    return ", ".join(values[:-1]) + f" or {values[-1]}" if len(values) > 1 else values[0]
+
+
+# A name the API server reads as an object's (a ConfigMap's, a Secret's): a DNS subdomain.
+_OBJECT = {"minLength": 1, "maxLength": 253, "pattern": names.OBJECT_NAME}
+_OBJECT_SAID = "an object name: lower case letters, digits, '-' and '.' (at most 253)"
+_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+# A liveness or startup probe succeeds once.
+_ONCE = {"properties": {"successThreshold": {"maximum": 1}}}
+_SCHEMES = ("HTTP", "HTTPS")
+_SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
+_PROFILE_TYPES = ("RuntimeDefault", "Unconfined", "Localhost")
+# A profile's localhostProfile is its own only with the type Localhost.
+_PROFILE = (
+    {
+        "properties": {"type": _enum(*_PROFILE_TYPES)},
+        "if": {
+            "required": ["localhostProfile"],
+            "properties": {"localhostProfile": {"type": "string"}},
+        },
+        "then": {"required": ["type"], "properties": {"type": {"const": "Localhost"}}},
+    },
+    {"type": _words(*_PROFILE_TYPES), "": "of type Localhost when it sets localhostProfile"},
+)
+_NAMED_SOURCE = (
+    {"required": ["name"], "properties": {"name": _OBJECT}},
+    {"name": _OBJECT_SAID},
+)
+
+
+# Types that are another with rows of their own (an init container is a Container the API
+# server holds to more), and how messages name them.
+DERIVED = {"InitContainer": "Container"}
+SHOWN = {"InitContainer": "Container"}
+# What only an init container that runs beside the others (restartPolicy Always) may set:
+# probes and hooks (a lifecycle of a stop signal alone is taken: a cluster without that
+# feature's gate drops it).
+_PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
+_ONE_HOOK = {"type": "object", "anyOf": [_set("postStart"), _set("preStop")]}
+
 RULES: Rules = {
+    "InitContainer": (
+        {
+            "if": {
+                "anyOf": [
+                    *(_set(probe) for probe in _PROBES),
+                    {"required": ["lifecycle"], "properties": {"lifecycle": _ONE_HOOK}},
+                ]
+            },
+            "then": {
+                "required": ["restartPolicy"],
+                "properties": {"restartPolicy": {"const": "Always"}},
+            },
+        },
+        {
+            "": "set with restartPolicy Always to set lifecycle or a probe (it then runs beside the others)"
+        },
+    ),
     "TopologySpreadConstraint": (
         {
             "properties": {
@@ -39,6 +107,8 @@ RULES: Rules = {
                 "minDomains": {"minimum": 1},
                 "topologyKey": {"minLength": 1},
                 "whenUnsatisfiable": {"enum": ["DoNotSchedule", "ScheduleAnyway"]},
+                "nodeAffinityPolicy": _enum("Honor", "Ignore"),
+                "nodeTaintsPolicy": _enum("Honor", "Ignore"),
             }
         },
         {
@@ -46,6 +116,8 @@ RULES: Rules = {
             "minDomains": "greater than zero",
             "topologyKey": "a label key (not empty)",
             "whenUnsatisfiable": "DoNotSchedule or ScheduleAnyway",
+            "nodeAffinityPolicy": "Honor or Ignore",
+            "nodeTaintsPolicy": "Honor or Ignore",
         },
     ),
     "NodeSelector": (
@@ -65,6 +137,9 @@ RULES: Rules = {
                 "runAsGroup": _ID,
                 "fsGroup": _ID,
                 "fsGroupChangePolicy": {"enum": [None, "Always", "OnRootMismatch"]},
+                "seLinuxChangePolicy": _enum("MountOption", "Recursive"),
+                "supplementalGroupsPolicy": _enum("Merge", "Strict"),
+                "supplementalGroups": {"items": _ID},
             }
         },
         {
@@ -72,28 +147,106 @@ RULES: Rules = {
             "runAsGroup": _ID_SAID,
             "fsGroup": _ID_SAID,
             "fsGroupChangePolicy": "Always or OnRootMismatch",
+            "seLinuxChangePolicy": "MountOption or Recursive",
+            "supplementalGroupsPolicy": "Merge or Strict",
+            "supplementalGroups": "ids from 0 to 2147483647",
         },
     ),
     "SecurityContext": (
-        {"properties": {"runAsUser": _ID, "runAsGroup": _ID}},
-        {"runAsUser": _ID_SAID, "runAsGroup": _ID_SAID},
+        {
+            "properties": {
+                "runAsUser": _ID,
+                "runAsGroup": _ID,
+                "procMount": _enum("Default", "Unmasked"),
+            }
+        },
+        {"runAsUser": _ID_SAID, "runAsGroup": _ID_SAID, "procMount": "Default or Unmasked"},
     ),
     "ContainerPort": (
-        {"properties": {"containerPort": PORT, "hostPort": {"minimum": 0, "maximum": 65535}}},
-        {"containerPort": "a port from 1 to 65535", "hostPort": "0 or a port from 1 to 65535"},
+        {
+            "properties": {
+                "containerPort": PORT,
+                "hostPort": {"minimum": 0, "maximum": 65535},
+                "protocol": _enum("TCP", "UDP", "SCTP"),
+                # An IANA service name: at most 15 lower case letters, digits and '-'.
+                "name": {
+                    "pattern": r"^((?=.{1,15}$)(?=.*[a-z])[a-z0-9]([a-z0-9]|-(?=[a-z0-9]))*)?$"
+                },
+            }
+        },
+        {
+            "containerPort": "a port from 1 to 65535",
+            "hostPort": "0 or a port from 1 to 65535",
+            "protocol": "TCP, UDP or SCTP",
+            "name": "a service name: at most 15 lower case letters, digits and single '-', "
+            "with a letter (or empty)",
+        },
     ),
     "Container": (
         {
             "properties": {
                 # A user's container may leave it empty, as Kubernetes lets it.
-                "imagePullPolicy": {"enum": [None, "", *get_args(pod.PullPolicy)]}
+                "imagePullPolicy": {"enum": [None, "", *get_args(pod.PullPolicy)]},
+                "terminationMessagePolicy": _enum("File", "FallbackToLogsOnError"),
+                "livenessProbe": _ONCE,
+                "startupProbe": _ONCE,
             }
         },
-        {"imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)"},
+        {
+            "imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)",
+            "terminationMessagePolicy": "File or FallbackToLogsOnError",
+            "successThreshold": "1 for a liveness or startup probe (0: the API server makes it 1)",
+        },
     ),
     "VolumeMount": (
-        {"properties": {"subPath": _DESCENDING, "subPathExpr": _DESCENDING}},
-        {"subPath": _DESCENDING_SAID, "subPathExpr": _DESCENDING_SAID},
+        {
+            "properties": {
+                "subPath": _DESCENDING,
+                "subPathExpr": _DESCENDING,
+                "mountPropagation": _enum("None", "HostToContainer", "Bidirectional"),
+                "recursiveReadOnly": _enum("Disabled", "IfPossible", "Enabled"),
+            }
+        },
+        {
+            "subPath": _DESCENDING_SAID,
+            "subPathExpr": _DESCENDING_SAID,
+            "mountPropagation": "None, HostToContainer or Bidirectional",
+            "recursiveReadOnly": "Disabled, IfPossible or Enabled",
+        },
+    ),
+    "Probe": (
+        _one_of(*_HANDLERS),
+        {"": "set with exactly one handler: exec, httpGet, tcpSocket or grpc"},
+    ),
+    "LifecycleHandler": (
+        _one_of("exec", "httpGet", "tcpSocket", "sleep"),
+        {"": "set with exactly one handler: exec, httpGet, tcpSocket or sleep"},
+    ),
+    "ExecAction": (
+        {"required": ["command"], "properties": {"command": {"minItems": 1}}},
+        {"command": "a command (not empty)"},
+    ),
+    "HTTPGetAction": (
+        {"properties": {"scheme": _enum(*_SCHEMES)}},
+        {"scheme": _words(*_SCHEMES)},
+    ),
+    "GRPCAction": ({"properties": {"port": PORT}}, {"port": "a port from 1 to 65535"}),
+    "ConfigMapEnvSource": _NAMED_SOURCE,
+    "SecretEnvSource": _NAMED_SOURCE,
+    # A volume's ConfigMap or Secret is named, though not held to a name's form.
+    "ConfigMapVolumeSource": (
+        {"required": ["name"], "properties": {"name": {"minLength": 1}}},
+        {"name": "the ConfigMap's name (not empty)"},
+    ),
+    "SecretVolumeSource": (
+        {"required": ["secretName"], "properties": {"secretName": {"minLength": 1}}},
+        {"secretName": "the Secret's name (not empty)"},
+    ),
+    "SeccompProfile": _PROFILE,
+    "AppArmorProfile": _PROFILE,
+    "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": (
+        {"properties": {"operator": {"enum": list(_SELECTOR_OPERATORS)}}},
+        {"operator": _words(*_SELECTOR_OPERATORS)},
     ),
     "EnvFromSource": (
         {"if": {"type": "object"}, "then": {"oneOf": [_set("configMapRef"), _set("secretRef")]}},
@@ -118,6 +271,10 @@ def row_that_refused(schema_path: list[str | int], prefix: str) -> tuple[str, st
     for at, step in enumerate(schema_path[:-1]):
         if step == "allOf" and schema_path[at + 1] == 1 and at > 0:
             kind = str(schema_path[at - 1]).removeprefix(prefix)
+            if schema_path[at - 1] == 0 and at >= 3 and schema_path[at - 2] == "allOf":
+                # The base's own rows, inside a derived type's first allOf entry.
+                derived = str(schema_path[at - 3]).removeprefix(prefix)
+                kind = DERIVED.get(derived, kind)
             if kind in RULES:
                 found = at, kind
     if found is None:

@@ -2,9 +2,11 @@
 
 An actor's `resources`, env vars, volumes, mounts and containers are free-form in the
 spec model and land in the pod unchanged, so each is checked against the strict
-schema of its Kubernetes type (Kubernetes 1.37, as the `kubernetes-validate`
+schema of its Kubernetes type (Kubernetes 1.36, as the `kubernetes-validate`
 distribution packages them): an unknown field, a value of another type
-(`hostPath.path: 5`), an `env[].valueFrom` that is no source. The platform's own
+(`hostPath.path: 5`), an `env[].valueFrom` that is no source. 1.36, not the newest the
+package holds: a field only 1.37 declares reaches a 1.36 API server as "field not
+declared in schema", which fails Crossplane's server-side apply. The platform's own
 parts of the pod are checked against the same schemas by the tests, whole.
 
 Only the definitions those types reach are read from the package's file (it holds
@@ -27,7 +29,7 @@ from function.models import quantity
 from function.resolve.provenance import Provenance
 from function.validate import api_server_checks
 
-SCHEMAS = ("kubernetes_validate", "kubernetes-json-schema/v1.37.0-local-strict/_definitions.json")
+SCHEMAS = ("kubernetes_validate", "kubernetes-json-schema/v1.36.0-local-strict/_definitions.json")
 CORE = "io.k8s.api.core.v1."
 # A quantity's schema says only "a string or a number"; the API server parses it.
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
@@ -48,7 +50,7 @@ TYPES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("env", "*"), "EnvVar"),
     (("volumes", "*"), "Volume"),
     (("volumeMounts", "*"), "VolumeMount"),
-    (("initContainers", "*"), "Container"),
+    (("initContainers", "*"), "InitContainer"),
     (("sidecars", "*"), "Container"),
     (("sidecar", "resources"), "ResourceRequirements"),
     (("stateProxy", "*", "connector", "resources"), "ResourceRequirements"),
@@ -75,7 +77,7 @@ def definitions() -> dict[str, Any]:
     text = (Path(spec.submodule_search_locations[0]) / name).read_text(encoding="utf-8")
     decoder = json.JSONDecoder()
     found: dict[str, Any] = {}
-    todo = sorted({CORE + kind for _, kind in TYPES})
+    todo = sorted({CORE + api_server_checks.DERIVED.get(kind, kind) for _, kind in TYPES})
     while todo:
         wanted = todo.pop()
         if wanted in found:
@@ -163,7 +165,12 @@ def validator() -> jsonschema_rs.Draft202012Validator:
         required = [name for name in schema.get("required", []) if name not in absent]
         defined[CORE + kind] = {**schema, "required": required}
     for kind, (rule, _) in api_server_checks.RULES.items():
-        defined[CORE + kind] = {"allOf": [defined[CORE + kind], rule]}
+        if kind not in api_server_checks.DERIVED:
+            name = kind if "." in kind else CORE + kind
+            defined[name] = {"allOf": [defined[name], rule]}
+    # A derived type is its base's schema (rows included) beside rows of its own.
+    for kind, base in api_server_checks.DERIVED.items():
+        defined[CORE + kind] = {"allOf": [defined[CORE + base], api_server_checks.RULES[kind][0]]}
     return jsonschema_rs.Draft202012Validator(
         {"$defs": defined, **parts_schema()},
         mask=MASK,
@@ -203,11 +210,14 @@ def check(origin: Provenance) -> None:
     culprit = [*inner]
     if isinstance(error.kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
         culprit.append(error.kind.unexpected[0])
+    kind = api_server_checks.SHOWN.get(kind, kind)
     message = f"{error.message} (as Kubernetes' {kind})"
     if error.instance is None and list(error.schema_path)[-2:] == ["items", "type"]:
         message = NULL_ITEM_SAID
     elif (rule := api_server_checks.row_that_refused(list(error.schema_path), CORE)) is not None:
-        message = f"must be {rule[1]} (as Kubernetes' {rule[0]})"
+        message = (
+            f"must be {rule[1]} (as Kubernetes' {api_server_checks.SHOWN.get(rule[0], rule[0])})"
+        )
     elif QUANTITY in error.schema_path:
         wrong = "not" if isinstance(error.instance, str) else f"{kind_of(error.instance)} is not"
         message = f"{wrong} a quantity: {QUANTITY_FORM}"

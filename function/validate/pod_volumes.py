@@ -44,7 +44,27 @@ def defined(origin: Provenance) -> dict[str, str]:
                 f"a volume has one source; {name!r} has {len(sources)}: {', '.join(sources)}",
             )
         found[name] = sources[0] if sources else ""
+        _ungated(origin, index, volume)
     return found
+
+
+# Projections behind a feature gate: a cluster without it drops them without a word (the
+# volume then lacks the files), one with it refuses what the schema says it may lack.
+GATED_PROJECTIONS = ("clusterTrustBundle", "podCertificate")
+
+
+def _ungated(origin: Provenance, index: int, volume: Mapping[str, Any]) -> None:
+    """Refuse a projected volume's source the function does not pass on (GATED_PROJECTIONS)."""
+    projected = volume.get("projected")
+    found = projected.get("sources") if isinstance(projected, MAP) else None
+    for at, source in enumerate(found if isinstance(found, list) else []):
+        for key in GATED_PROJECTIONS:
+            if isinstance(source, MAP) and source.get(key) is not None:
+                raise origin.refuse(
+                    ("volumes", index, "projected", "sources", at, key),
+                    f"{key} is a projection behind a Kubernetes feature gate, which a cluster "
+                    "without the gate drops; the function does not pass it on",
+                )
 
 
 def runtime_mounts(spec: Spec, settings: Input, volumes: Volumes, origin: Provenance) -> None:

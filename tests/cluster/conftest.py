@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.cluster import rig
+from tests.cluster.dry_run import DryRun
 from tests.support import ROOT, SHARED
 
 SCHEMAS = SHARED / "schemas"
@@ -88,3 +89,9 @@ def kube(plane: rig.ControlPlane) -> rig.Kube:
     """The client of the session's API server."""
     assert plane.kube is not None
     return plane.kube
+
+
+@pytest.fixture(scope="session")
+def dry_run(kube: rig.Kube) -> DryRun:
+    """One dry-run applier for the session (it creates each namespace once)."""
+    return DryRun(kube)

@@ -11,8 +11,7 @@ Security level, the invariants) stand whatever the API server says.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 from unittest import mock
 
@@ -23,20 +22,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from function.validate import keda_checks, kube_schemas, resources
+from function.validate import kube_schemas
 from tests import support
-from tests.cluster import rig
-from tests.cluster.dry_run import DryRun
+from tests.cluster.dry_run import DryRun, api_server_rules_off
 from tests.golden.cases import CASES, Case
 from tests.unit import test_fuzz, test_pod_properties
 
 GENERATED = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-
-
-@pytest.fixture(scope="session")
-def dry_run(kube: rig.Kube) -> DryRun:
-    """One dry-run applier for the session (it creates each namespace once)."""
-    return DryRun(kube)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
@@ -52,21 +44,6 @@ def composed(rsp: fnv1.RunFunctionResponse) -> list[dict[str, Any]]:
     return [
         json_format.MessageToDict(resource.resource) for resource in rsp.desired.resources.values()
     ]
-
-
-@contextmanager
-def api_server_rules_off() -> Iterator[None]:
-    """The gate without the rules it mirrors of the API server and KEDA: what is left is the platform's.
-
-    (KEDA's rules are judged by KEDA's webhook in test_keda_webhook; the generated pod
-    parts here never reach them, so a refusal of theirs would show as a false one.)
-    """
-    with (
-        mock.patch.object(kube_schemas, "check", return_value=None),
-        mock.patch.object(resources, "check", return_value=None),
-        mock.patch.object(keda_checks, "check", return_value=None),
-    ):
-        yield
 
 
 def _seen(what: str) -> None:
