@@ -49,6 +49,8 @@ def _words(*values: str) -> str:
 _OBJECT = {"minLength": 1, "maxLength": 253, "pattern": names.OBJECT_NAME}
 _OBJECT_SAID = "an object name: lower case letters, digits, '-' and '.' (at most 253)"
 _HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+# Label keys a term may name only beside its labelSelector.
+_BESIDE_SELECTOR = {"dependentRequired": {"matchLabelKeys": ["labelSelector"]}}
 # A liveness or startup probe succeeds once.
 _ONCE = {"properties": {"successThreshold": {"maximum": 1}}}
 _SCHEMES = ("HTTP", "HTTPS")
@@ -105,17 +107,20 @@ RULES: Rules = {
             "properties": {
                 "maxSkew": {"minimum": 1},
                 "minDomains": {"minimum": 1},
+                # Not held to a label key's form here, as it is in a pod affinity term.
                 "topologyKey": {"minLength": 1},
                 "whenUnsatisfiable": {"enum": ["DoNotSchedule", "ScheduleAnyway"]},
                 "nodeAffinityPolicy": _enum("Honor", "Ignore"),
                 "nodeTaintsPolicy": _enum("Honor", "Ignore"),
-            }
+            },
+            **_BESIDE_SELECTOR,
         },
         {
             "maxSkew": "greater than zero",
             "minDomains": "greater than zero",
             "topologyKey": "a label key (not empty)",
             "whenUnsatisfiable": "DoNotSchedule or ScheduleAnyway",
+            "": "set with a labelSelector to name matchLabelKeys",
             "nodeAffinityPolicy": "Honor or Ignore",
             "nodeTaintsPolicy": "Honor or Ignore",
         },
@@ -127,8 +132,21 @@ RULES: Rules = {
     "PreferredSchedulingTerm": _WEIGHT,
     "WeightedPodAffinityTerm": _WEIGHT,
     "PodAffinityTerm": (
-        {"properties": {"topologyKey": {"minLength": 1}}},
-        {"topologyKey": "a label key (not empty)"},
+        {
+            "properties": {
+                "topologyKey": {"minLength": 1, "pattern": names.LABEL_KEY},
+                "namespaces": {"items": {"pattern": names.DNS_LABEL, "maxLength": 63}},
+            },
+            "dependentRequired": {
+                "matchLabelKeys": ["labelSelector"],
+                "mismatchLabelKeys": ["labelSelector"],
+            },
+        },
+        {
+            "topologyKey": "a label key (not empty)",
+            "namespaces": "namespace names",
+            "": "set with a labelSelector to name matchLabelKeys or mismatchLabelKeys",
+        },
     ),
     "PodSecurityContext": (
         {
@@ -160,7 +178,11 @@ RULES: Rules = {
                 "procMount": _enum("Default", "Unmasked"),
             }
         },
-        {"runAsUser": _ID_SAID, "runAsGroup": _ID_SAID, "procMount": "Default or Unmasked"},
+        {
+            "runAsUser": _ID_SAID,
+            "runAsGroup": _ID_SAID,
+            "procMount": "Default or Unmasked",
+        },
     ),
     "ContainerPort": (
         {
@@ -245,8 +267,16 @@ RULES: Rules = {
     "SeccompProfile": _PROFILE,
     "AppArmorProfile": _PROFILE,
     "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": (
-        {"properties": {"operator": {"enum": list(_SELECTOR_OPERATORS)}}},
-        {"operator": _words(*_SELECTOR_OPERATORS)},
+        {
+            "properties": {"operator": {"enum": list(_SELECTOR_OPERATORS)}},
+            "if": {"properties": {"operator": {"enum": ["Exists", "DoesNotExist"]}}},
+            "then": {"properties": {"values": {"maxItems": 0}}},
+            "else": {"required": ["values"], "properties": {"values": {"minItems": 1}}},
+        },
+        {
+            "operator": _words(*_SELECTOR_OPERATORS),
+            "values": "empty with Exists or DoesNotExist, else at least one value",
+        },
     ),
     "EnvFromSource": (
         {"if": {"type": "object"}, "then": {"oneOf": [_set("configMapRef"), _set("secretRef")]}},
