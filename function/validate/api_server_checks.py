@@ -37,8 +37,26 @@ def _one_of(*fields: str) -> dict[str, Any]:
 
 
 def _enum(*values: str) -> dict[str, Any]:
+    """One of these words, or absent (null)."""
+    return {"enum": [None, *values]}
+
+
+def _enum_or_empty(*values: str) -> dict[str, Any]:
     """One of these words, or absent (null or empty: the API server puts its default)."""
     return {"enum": [None, "", *values]}
+
+
+def _one_of_filled(*fields: str) -> dict[str, Any]:
+    """Exactly one of these fields set and not empty."""
+    return {"if": {"type": "object"}, "then": {"oneOf": [_filled(field) for field in fields]}}
+
+
+def _filled(*fields: str) -> dict[str, Any]:
+    """These fields set, none of them empty."""
+    return {
+        "required": list(fields),
+        "properties": {f: {"type": "string", "minLength": 1} for f in fields},
+    }
 
 
 def _words(*values: str) -> str:
@@ -49,6 +67,21 @@ def _words(*values: str) -> str:
 _OBJECT = {"minLength": 1, "maxLength": 253, "pattern": names.OBJECT_NAME}
 _OBJECT_SAID = "an object name: lower case letters, digits, '-' and '.' (at most 253)"
 _HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+_MODE = {"minimum": 0, "maximum": 0o777}
+_WINDOWS_USER = r'^([^\\]*\\)?[^"/\\:;|=,+*?<>@\[\]]{1,104}$'
+_ACCESS_MODES = ("ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod")
+_MODE_SAID = "a file mode from 0 to 0777"
+_SYSCTL = r"^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$"
+_ISCSI_NAME = r"^(iqn|eui|naa)\."
+_HOST_PATH_TYPES = (
+    "DirectoryOrCreate",
+    "Directory",
+    "FileOrCreate",
+    "File",
+    "Socket",
+    "CharDevice",
+    "BlockDevice",
+)
 # Label keys a term may name only beside its labelSelector.
 _BESIDE_SELECTOR = {"dependentRequired": {"matchLabelKeys": ["labelSelector"]}}
 # A liveness or startup probe succeeds once.
@@ -79,10 +112,13 @@ _NAMED_SOURCE = (
 DERIVED = {"InitContainer": "Container"}
 SHOWN = {"InitContainer": "Container"}
 # What only an init container that runs beside the others (restartPolicy Always) may set:
-# probes and hooks (a lifecycle of a stop signal alone is taken: a cluster without that
-# feature's gate drops it).
+# probes and hooks, an empty lifecycle too (one of a stop signal alone is taken: a cluster
+# without that feature's gate drops it).
 _PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
-_ONE_HOOK = {"type": "object", "anyOf": [_set("postStart"), _set("preStop")]}
+_ONE_HOOK = {
+    "type": "object",
+    "anyOf": [_set("postStart"), _set("preStop"), {"maxProperties": 0}],
+}
 
 RULES: Rules = {
     "InitContainer": (
@@ -155,7 +191,7 @@ RULES: Rules = {
                 "runAsGroup": _ID,
                 "fsGroup": _ID,
                 "fsGroupChangePolicy": {"enum": [None, "Always", "OnRootMismatch"]},
-                "seLinuxChangePolicy": _enum("MountOption", "Recursive"),
+                "seLinuxChangePolicy": _enum("Recursive"),
                 "supplementalGroupsPolicy": _enum("Merge", "Strict"),
                 "supplementalGroups": {"items": _ID},
             }
@@ -165,7 +201,7 @@ RULES: Rules = {
             "runAsGroup": _ID_SAID,
             "fsGroup": _ID_SAID,
             "fsGroupChangePolicy": "Always or OnRootMismatch",
-            "seLinuxChangePolicy": "MountOption or Recursive",
+            "seLinuxChangePolicy": "Recursive (MountOption is behind a feature gate)",
             "supplementalGroupsPolicy": "Merge or Strict",
             "supplementalGroups": "ids from 0 to 2147483647",
         },
@@ -189,7 +225,7 @@ RULES: Rules = {
             "properties": {
                 "containerPort": PORT,
                 "hostPort": {"minimum": 0, "maximum": 65535},
-                "protocol": _enum("TCP", "UDP", "SCTP"),
+                "protocol": _enum_or_empty("TCP", "UDP", "SCTP"),
                 # An IANA service name: at most 15 lower case letters, digits and '-'.
                 "name": {
                     "pattern": r"^((?=.{1,15}$)(?=.*[a-z])[a-z0-9]([a-z0-9]|-(?=[a-z0-9]))*)?$"
@@ -209,15 +245,19 @@ RULES: Rules = {
             "properties": {
                 # A user's container may leave it empty, as Kubernetes lets it.
                 "imagePullPolicy": {"enum": [None, "", *get_args(pod.PullPolicy)]},
-                "terminationMessagePolicy": _enum("File", "FallbackToLogsOnError"),
+                "terminationMessagePolicy": _enum_or_empty("File", "FallbackToLogsOnError"),
                 "livenessProbe": _ONCE,
                 "startupProbe": _ONCE,
-            }
+                "restartPolicy": _enum("Always", "Never", "OnFailure"),
+            },
+            "dependentRequired": {"restartPolicyRules": ["restartPolicy"]},
         },
         {
             "imagePullPolicy": "Always, IfNotPresent or Never (or empty: by the image tag)",
             "terminationMessagePolicy": "File or FallbackToLogsOnError",
             "successThreshold": "1 for a liveness or startup probe (0: the API server makes it 1)",
+            "restartPolicy": "Always, Never or OnFailure",
+            "": "set with a restartPolicy to set restartPolicyRules",
         },
     ),
     "VolumeMount": (
@@ -225,8 +265,8 @@ RULES: Rules = {
             "properties": {
                 "subPath": _DESCENDING,
                 "subPathExpr": _DESCENDING,
-                "mountPropagation": _enum("None", "HostToContainer", "Bidirectional"),
-                "recursiveReadOnly": _enum("Disabled", "IfPossible", "Enabled"),
+                "mountPropagation": _enum_or_empty("None", "HostToContainer", "Bidirectional"),
+                "recursiveReadOnly": _enum_or_empty("Disabled", "IfPossible", "Enabled"),
             }
         },
         {
@@ -249,7 +289,7 @@ RULES: Rules = {
         {"command": "a command (not empty)"},
     ),
     "HTTPGetAction": (
-        {"properties": {"scheme": _enum(*_SCHEMES)}},
+        {"properties": {"scheme": _enum_or_empty(*_SCHEMES)}},
         {"scheme": _words(*_SCHEMES)},
     ),
     "GRPCAction": ({"properties": {"port": PORT}}, {"port": "a port from 1 to 65535"}),
@@ -266,17 +306,228 @@ RULES: Rules = {
     ),
     "SeccompProfile": _PROFILE,
     "AppArmorProfile": _PROFILE,
+    "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector": (
+        {
+            "properties": {
+                "matchLabels": {
+                    "propertyNames": {"pattern": names.LABEL_KEY},
+                    "additionalProperties": {"pattern": names.LABEL_VALUE},
+                }
+            }
+        },
+        {"matchLabels": "labels: keys and values as Kubernetes names them"},
+    ),
     "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": (
         {
-            "properties": {"operator": {"enum": list(_SELECTOR_OPERATORS)}},
+            "properties": {
+                "operator": {"enum": list(_SELECTOR_OPERATORS)},
+                "key": {"pattern": names.LABEL_KEY},
+            },
             "if": {"properties": {"operator": {"enum": ["Exists", "DoesNotExist"]}}},
             "then": {"properties": {"values": {"maxItems": 0}}},
             "else": {"required": ["values"], "properties": {"values": {"minItems": 1}}},
         },
         {
             "operator": _words(*_SELECTOR_OPERATORS),
+            "key": "a label key",
             "values": "empty with Exists or DoesNotExist, else at least one value",
         },
+    ),
+    "WindowsSecurityContextOptions": (
+        {
+            "properties": {
+                "runAsUserName": {"minLength": 1, "pattern": _WINDOWS_USER},
+                "gmsaCredentialSpec": {"minLength": 1},
+                "gmsaCredentialSpecName": _OBJECT,
+                # A host process needs the host's network, which an actor's pod never has.
+                "hostProcess": {"enum": [None, False]},
+            }
+        },
+        {
+            "runAsUserName": "a user name ([DOMAIN\\]User: the user at most 104 characters, "
+            'none of "/\\:;|=,+*?<>@[])',
+            "gmsaCredentialSpec": "a credential spec (not empty)",
+            "gmsaCredentialSpecName": _OBJECT_SAID,
+            "hostProcess": "false: an actor's pod does not run on the host's network",
+        },
+    ),
+    "Sysctl": (
+        {"properties": {"name": {"maxLength": 253, "pattern": _SYSCTL}}},
+        {"name": "a sysctl name: lower case words joined by '.' or '/'"},
+    ),
+    "ContainerResizePolicy": (
+        {
+            "properties": {
+                "resourceName": {"enum": ["cpu", "memory"]},
+                "restartPolicy": {"enum": ["NotRequired", "RestartContainer"]},
+            }
+        },
+        {"resourceName": "cpu or memory", "restartPolicy": "NotRequired or RestartContainer"},
+    ),
+    "ContainerRestartRuleOnExitCodes": (
+        {"properties": {"operator": {"enum": ["In", "NotIn"]}}},
+        {"operator": "In or NotIn"},
+    ),
+    "EnvVarSource": (
+        _one_of("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef"),
+        {"": "set with exactly one source"},
+    ),
+    "DownwardAPIVolumeFile": (
+        _one_of("fieldRef", "resourceFieldRef"),
+        {"": "set with exactly one of fieldRef and resourceFieldRef"},
+    ),
+    "DownwardAPIVolumeSource": (
+        {"properties": {"defaultMode": _MODE}},
+        {"defaultMode": _MODE_SAID},
+    ),
+    "ProjectedVolumeSource": ({"properties": {"defaultMode": _MODE}}, {"defaultMode": _MODE_SAID}),
+    "SecretProjection": (_filled("name"), {"name": "the Secret's name (not empty)"}),
+    "ConfigMapProjection": (_filled("name"), {"name": "the ConfigMap's name (not empty)"}),
+    "CinderVolumeSource": (
+        {"properties": {"secretRef": _filled("name")}},
+        {"name": "the Secret's name (not empty)"},
+    ),
+    "NFSVolumeSource": (
+        {"properties": {"path": {"pattern": "^/"}}},
+        {"path": "an absolute path"},
+    ),
+    "HostPathVolumeSource": (
+        {"properties": {"type": _enum_or_empty(*_HOST_PATH_TYPES)}},
+        {"type": _words(*_HOST_PATH_TYPES)},
+    ),
+    "ImageVolumeSource": (
+        {"properties": {"pullPolicy": _enum_or_empty(*get_args(pod.PullPolicy))}},
+        {"pullPolicy": "Always, IfNotPresent or Never"},
+    ),
+    "CSIVolumeSource": (
+        {
+            "properties": {
+                "driver": {
+                    "maxLength": 63,
+                    "pattern": r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$",
+                },
+                "nodePublishSecretRef": {"required": ["name"], "properties": {"name": _OBJECT}},
+            }
+        },
+        {
+            "driver": "a driver's name: letters, digits, '-' and '.' (at most 63)",
+            "name": _OBJECT_SAID,
+        },
+    ),
+    "ScaleIOVolumeSource": (_filled("volumeName"), {"volumeName": "the volume's name"}),
+    "StorageOSVolumeSource": (
+        {
+            "required": ["volumeName"],
+            "properties": {
+                "volumeName": {"pattern": names.DNS_LABEL, "maxLength": 63},
+                "secretRef": _filled("name"),
+            },
+        },
+        {"volumeName": "the volume's name: a DNS label", "name": "the Secret's name (not empty)"},
+    ),
+    "FlockerVolumeSource": (
+        {
+            **_one_of_filled("datasetName", "datasetUUID"),
+            "properties": {"datasetName": {"pattern": "^[^/]*$"}},
+        },
+        {"": "set with one of datasetName and datasetUUID", "datasetName": "a name without '/'"},
+    ),
+    "QuobyteVolumeSource": (
+        {
+            "properties": {
+                "registry": {"pattern": r"^[^:,]+:[0-9]+(,[^:,]+:[0-9]+)*$"},
+                "tenant": {"maxLength": 64},
+            }
+        },
+        {"registry": "host:port pairs separated by commas", "tenant": "at most 64 characters"},
+    ),
+    "FCVolumeSource": (
+        {
+            "if": {"type": "object"},
+            "then": {
+                "oneOf": [
+                    {
+                        "required": ["targetWWNs", "lun"],
+                        "properties": {"targetWWNs": {"minItems": 1}},
+                    },
+                    {"required": ["wwids"], "properties": {"wwids": {"minItems": 1}}},
+                ]
+            },
+            "properties": {"lun": {"minimum": 0, "maximum": 255}},
+        },
+        {"": "set with targetWWNs and lun, or with wwids", "lun": "from 0 to 255"},
+    ),
+    "ISCSIVolumeSource": (
+        {
+            "properties": {
+                "lun": {"minimum": 0, "maximum": 255},
+                "iqn": {"pattern": _ISCSI_NAME},
+                "initiatorName": {"pattern": _ISCSI_NAME},
+            },
+            "if": {
+                "anyOf": [
+                    {
+                        "required": ["chapAuthDiscovery"],
+                        "properties": {"chapAuthDiscovery": {"const": True}},
+                    },
+                    {
+                        "required": ["chapAuthSession"],
+                        "properties": {"chapAuthSession": {"const": True}},
+                    },
+                ]
+            },
+            "then": {"required": ["secretRef"], "properties": {"secretRef": {"type": "object"}}},
+        },
+        {
+            "lun": "from 0 to 255",
+            "iqn": "an iSCSI name (iqn., eui. or naa.)",
+            "initiatorName": "an iSCSI name (iqn., eui. or naa.)",
+            "": "set with a secretRef to use CHAP",
+        },
+    ),
+    "AzureDiskVolumeSource": (
+        {
+            "properties": {
+                "kind": _enum("Dedicated", "Managed", "Shared"),
+                "cachingMode": _enum("None", "ReadOnly", "ReadWrite"),
+            },
+            # A managed disk is named by its resource id, any other by its blob's URL.
+            "if": {"required": ["kind"], "properties": {"kind": {"const": "Managed"}}},
+            "then": {"properties": {"diskURI": {"pattern": "^/subscriptions/"}}},
+            "else": {"properties": {"diskURI": {"pattern": "^https://"}}},
+        },
+        {
+            "kind": "Dedicated, Managed or Shared",
+            "cachingMode": "None, ReadOnly or ReadWrite",
+            "diskURI": "a managed disk's resource id (/subscriptions/...), else a blob's https URL",
+        },
+    ),
+    "GCEPersistentDiskVolumeSource": (
+        {"properties": {"partition": {"minimum": 0, "maximum": 255}}},
+        {"partition": "from 0 to 255"},
+    ),
+    "AWSElasticBlockStoreVolumeSource": (
+        {"properties": {"partition": {"minimum": 0, "maximum": 255}}},
+        {"partition": "from 0 to 255"},
+    ),
+    "PersistentVolumeClaimSpec": (
+        {
+            "required": ["accessModes"],
+            "properties": {
+                "accessModes": {
+                    "minItems": 1,
+                    "items": {"enum": [*_ACCESS_MODES]},
+                }
+            },
+        },
+        {"accessModes": "at least one of " + _words(*_ACCESS_MODES)},
+    ),
+    "EphemeralVolumeSource": (
+        {
+            "required": ["volumeClaimTemplate"],
+            "properties": {"volumeClaimTemplate": {"type": "object"}},
+        },
+        {"volumeClaimTemplate": "a claim template"},
     ),
     "EnvFromSource": (
         {"if": {"type": "object"}, "then": {"oneOf": [_set("configMapRef"), _set("secretRef")]}},
@@ -285,6 +536,8 @@ RULES: Rules = {
 }
 
 
+# Required strings the API server takes empty (every other is filled: kube_schemas).
+EMPTY_TAKEN = frozenset({("Sysctl", "value")})
 # Fields the strict schemas require but the API server takes absent.
 OPTIONAL: dict[str, tuple[str, ...]] = {"SleepAction": ("seconds",), "HTTPHeader": ("value",)}
 

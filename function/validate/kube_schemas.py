@@ -132,6 +132,26 @@ def _items_are_maps(schema: Any) -> Any:
     return held
 
 
+def _required_strings_filled(kind: str, schema: Any) -> Any:
+    """A schema whose required strings are not empty: the API server reads "" as absent.
+
+    But for those it takes empty (api_server_checks.EMPTY_TAKEN).
+    """
+    required = schema.get("required") if isinstance(schema, dict) else None
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not required or not isinstance(properties, dict):
+        return schema
+    filled = dict(properties)
+    for name in required:
+        found = filled.get(name)
+        if not isinstance(found, dict) or (kind, name) in api_server_checks.EMPTY_TAKEN:
+            continue
+        types = found.get("type")
+        if types == "string" or (isinstance(types, list) and "string" in types):
+            filled[name] = {**found, "minLength": 1}
+    return {**schema, "properties": filled}
+
+
 def parts_schema() -> dict[str, Any]:
     """One schema for the spec: each part's Kubernetes type where `TYPES` places it.
 
@@ -158,7 +178,10 @@ def validator() -> jsonschema_rs.Draft202012Validator:
     Quantities are held to what the API server can parse (`1Gb` is no quantity), and
     each type to what the API server checks beyond its schema (api_server_checks).
     """
-    defined = {kind: _items_are_maps(schema) for kind, schema in definitions().items()}
+    defined = {
+        kind: _required_strings_filled(kind.removeprefix(CORE), _items_are_maps(schema))
+        for kind, schema in definitions().items()
+    }
     defined[QUANTITY] = QUANTITY_SCHEMA
     for kind, absent in api_server_checks.OPTIONAL.items():
         schema = defined[CORE + kind]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from function.errors import FlavorError, SpecError
-from function.models import names, pod
+from function.models import names, pod, timeouts
 from function.models.input import Input
 from function.models.pod import Loc
 from function.models.spec import Spec
@@ -44,6 +44,7 @@ def check(spec: Spec, settings: Input, origin: Provenance) -> None:
         lambda: env_names.sidecar(origin),
         lambda: env_names.connectors(origin),
         lambda: resources.check(origin),
+        lambda: _hook_sleeps(spec, origin),
     ]
     if volumes is not None:
         defined = volumes
@@ -137,3 +138,19 @@ def _port_names(
                 f"the port name {name!r} is the Asya sidecar's metrics port, which its "
                 "PodMonitor scrapes by name; choose another name",
             )
+
+
+def _hook_sleeps(spec: Spec, origin: Provenance) -> None:
+    """A hook's sleep ends within the pod's grace period, which the actor's timeout sets."""
+    grace = timeouts.grace_period_seconds(spec.actor_timeout_seconds)
+    for field in ("sidecars", "initContainers"):
+        for index, container in enumerate(origin.data.get(field) or []):
+            lifecycle = container.get("lifecycle") if isinstance(container, Mapping) else None
+            for hook in ("postStart", "preStop"):
+                seconds = pod.value_at(lifecycle, (hook, "sleep", "seconds"))
+                if isinstance(seconds, int) and not 0 <= seconds <= grace:
+                    raise origin.refuse(
+                        (field, index, "lifecycle", hook, "sleep", "seconds"),
+                        f"must be from 0 to the pod's terminationGracePeriodSeconds "
+                        f"({grace}, from the actor's timeout)",
+                    )
