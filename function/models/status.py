@@ -19,6 +19,12 @@ class StatusSection(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, extra="forbid", frozen=True)
 
 
+RENDERED = (
+    "A digest of the Deployment the function rendered last (v2 form); the Deployment "
+    "carries it in annotation asya.sh/rendered once the API server takes it."
+)
+
+
 class QueueStatus(StatusSection):
     """The actor's queue."""
 
@@ -56,11 +62,7 @@ class WorkloadStatus(StatusSection):
         "being OOMKilled. Pods in phase Failed are not counted.",
     )
     message: str | None = None
-    rendered: str | None = Field(
-        None,
-        description="A digest of the Deployment the function rendered last (v2 form); the "
-        "Deployment carries it in annotation asya.sh/rendered once the API server takes it.",
-    )
+    rendered: str | None = Field(None, description=RENDERED)
 
 
 class Infrastructure(StatusSection):
