@@ -18,12 +18,12 @@ RUN /venv/fn/bin/pip install --no-cache-dir . \
  && /venv/fn/bin/python -c "from function.codec import structs; assert structs.accelerated()" \
  && /venv/fn/bin/function-asya serve --help > /dev/null
 # kubernetes-validate ships every Kubernetes version's schemas (about 108 MB); the function
-# reads one file of them (resolve/kube_schemas.py, SCHEMAS). The rest is left out of the
+# reads one file of them (validate/kube_schemas.py, SCHEMAS). The rest is left out of the
 # image, and the schemas are compiled here once, so a build that removed too much fails.
 RUN package=$(/venv/fn/bin/python -c "import importlib.util as u; print(u.find_spec('kubernetes_validate').submodule_search_locations[0])") \
- && find "$package/kubernetes-json-schema" -mindepth 1 -maxdepth 1 ! -name v1.37.0-local-strict -exec rm -rf {} + \
- && find "$package/kubernetes-json-schema/v1.37.0-local-strict" -mindepth 1 ! -name _definitions.json -delete \
- && /venv/fn/bin/python -c "from function.resolve import kube_schemas; kube_schemas.validator()"
+ && find "$package/kubernetes-json-schema" -mindepth 1 -maxdepth 1 ! -name v1.36.0-local-strict -exec rm -rf {} + \
+ && find "$package/kubernetes-json-schema/v1.36.0-local-strict" -mindepth 1 ! -name _definitions.json -delete \
+ && /venv/fn/bin/python -c "from function.validate import kube_schemas; kube_schemas.validator()"
 
 FROM gcr.io/distroless/python3-debian${DEBIAN_RELEASE} AS image
 COPY --from=build /venv/fn /venv/fn
