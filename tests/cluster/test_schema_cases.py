@@ -27,6 +27,8 @@ from function.models.security import VOLUME_KINDS
 from tests import schema_cases, support
 from tests.cluster.dry_run import DryRun, api_server_rules_off
 
+# Only the Deployment is judged (the RabbitMQ transport composes no queue): no provider CRD.
+NEEDS_SCHEMAS = False
 NAMESPACE = "cases"
 SETTINGS = {
     "transport": "rabbitmq",
