@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections.abc import Callable, Iterable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import cachetools
 
@@ -23,6 +24,12 @@ def digest_of(parts: Iterable[bytes]) -> bytes:
         hasher.update(len(part).to_bytes(8, "little"))
         hasher.update(part)
     return hasher.digest()
+
+
+def short_digest(data: Any, hex_digits: int) -> str:
+    """A short hex digest of plain data, read as canonical JSON (sorted keys): a mark, not a key."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:hex_digits]
 
 
 class ContentCache(Generic[Value]):

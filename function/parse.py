@@ -18,6 +18,7 @@ from function.cache import digest_of
 from function.codec.structs import View, plain, readable, value_of
 from function.errors import InputError
 from function.models import input as fn_input
+from function.models import observed
 from function.models import xr as xr_model
 from function.models.plain import MAP
 from function.models.xr import Composite
@@ -183,10 +184,8 @@ class Request:
         """The digest of the Deployment the function rendered last, as the XR's status says."""
         if not self.message.observed.composite.HasField("resource"):
             return ""
-        found: Any = View(self.message.observed.composite.resource)
-        for key in ("status", "infrastructure", "workload", "rendered"):
-            found = found.get(key) if isinstance(found, MAP) else None
-        return found if isinstance(found, str) else ""
+        xr = View(self.message.observed.composite.resource)
+        return observed.text(xr, "status", "infrastructure", "workload", "rendered") or ""
 
     @functools.cached_property
     def earlier_status(self) -> dict[str, Any]:

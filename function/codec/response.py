@@ -22,7 +22,8 @@ _LENGTH_DELIMITED = 2
 _VARINT = 0
 
 
-def _varint(value: int) -> bytes:
+def varint(value: int) -> bytes:
+    """A protobuf varint: seven bits a byte, the lowest first."""
     out = bytearray()
     while value >= 0x80:
         out.append((value & 0x7F) | 0x80)
@@ -33,7 +34,7 @@ def _varint(value: int) -> bytes:
 
 def _tag(message: Descriptor, field: str, wire_type: int) -> bytes:
     number: int = message.fields_by_name[field].number
-    return _varint(number << 3 | wire_type)
+    return varint(number << 3 | wire_type)
 
 
 # Each tag once, from the descriptors: the field numbers are protobuf's, not ours.
@@ -47,8 +48,8 @@ _READY = _tag(fnv1.Resource.DESCRIPTOR, "ready", _VARINT)
 _FIELDS = _tag(struct_pb2.Struct.DESCRIPTOR, "fields", _LENGTH_DELIMITED)
 _STRUCT_VALUE = _tag(struct_pb2.Value.DESCRIPTOR, "struct_value", _LENGTH_DELIMITED)
 # A map entry is a message of a key (field 1) and a value (field 2), for every map.
-_ENTRY_KEY = _varint(1 << 3 | _LENGTH_DELIMITED)
-_ENTRY_VALUE = _varint(2 << 3 | _LENGTH_DELIMITED)
+_ENTRY_KEY = varint(1 << 3 | _LENGTH_DELIMITED)
+_ENTRY_VALUE = varint(2 << 3 | _LENGTH_DELIMITED)
 
 
 # Most lengths here fit one byte.
@@ -57,7 +58,7 @@ _ONE_BYTE = [bytes((size,)) for size in range(0x80)]
 
 def _delimited(tag: bytes, payload: bytes) -> bytes:
     size = len(payload)
-    return tag + (_ONE_BYTE[size] if size < 0x80 else _varint(size)) + payload
+    return tag + (_ONE_BYTE[size] if size < 0x80 else varint(size)) + payload
 
 
 def _entry(key: str, value: bytes) -> bytes:
@@ -111,7 +112,7 @@ def desired(
         if name in earlier:
             before = earlier[name].SerializeToString()
             del earlier[name]
-        resource = before + _delimited(_RESOURCE, fields) + _READY + _varint(ready)
+        resource = before + _delimited(_RESOURCE, fields) + _READY + varint(ready)
         parts.append(_delimited(_RESOURCES, _entry(name, resource)))
     return _delimited(_DESIRED, b"".join(parts))
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from function.cache import short_digest
 from function.errors import FlavorError, SpecError
 from function.models import messages
 from function.resolve import paths
@@ -64,10 +63,7 @@ class Provenance:
     def digests(self) -> dict[str, str]:
         """A short digest of what each source set: `actor`, then each flavor by name."""
         return {
-            layer.flavor or layer.kind: hashlib.sha256(
-                json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
-            ).hexdigest()[:DIGEST]
-            for layer, data in self.sources
+            layer.flavor or layer.kind: short_digest(data, DIGEST) for layer, data in self.sources
         }
 
     def source(self, path: paths.Path) -> Layer:

@@ -20,6 +20,9 @@ from function.compose.renderers import meta
 from function.models import observed, pod
 from function.models.plan import Plan
 
+# The workload's reason while an older Deployment runs.
+REASON = "DeploymentNotAccepted"
+
 
 def marks(body: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """The function's marks on a Deployment ({} for none)."""

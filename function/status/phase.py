@@ -75,8 +75,11 @@ class Workload:
     pods: pod_health.PodCounts
     message: str
     reason: str
-    # The API server did not take the Deployment last rendered: an older one runs.
-    not_accepted: bool = False
+
+    @property
+    def not_accepted(self) -> bool:
+        """The API server did not take the Deployment last rendered: an older one runs."""
+        return self.reason == accepted.REASON
 
 
 def _workload(plan: Plan) -> Workload:
@@ -204,9 +207,7 @@ def derive(plan: Plan, rendered: dict[str, Any]) -> Report:
     autoscaler = _keda(plan, rendered)
     workload = _workload(plan)
     if refused := accepted.refusal(plan, rendered.get(meta.DEPLOYMENT)):
-        workload = replace(
-            workload, message=refused, reason="DeploymentNotAccepted", not_accepted=True
-        )
+        workload = replace(workload, message=refused, reason=accepted.REASON)
     phase = _phase(queue.ready, autoscaler, workload)
     status: dict[str, Any] = {"phase": phase.value, "transport": plan.settings.transport}
     if queue.url:

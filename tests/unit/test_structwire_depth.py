@@ -18,7 +18,7 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import message, struct_pb2
 
-from function.codec import canonical, nesting, structs
+from function.codec import canonical, nesting, response, structs
 from tests import support
 from tests.unit.conftest import NOT_BUILT
 
@@ -63,15 +63,6 @@ def _protobuf_reads(data: bytes, kind: type[message.Message]) -> bool:
 # Each kind across protobuf's limit: a list costs 2 levels (ListValue, Value), a map 3
 # (Struct, entry, Value).
 DEPTHS = [(kind, levels) for kind in ("list", "dict", "mixed") for levels in range(28, 54)]
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value >= 0x80:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def _codec() -> Any:
@@ -129,7 +120,7 @@ def test_canonical_bytes_refuse_exactly_what_protobuf_refuses(kind: str, levels:
     # reading it back, which it refuses past its limit.
     context = _by_protobuf(_nested(levels, kind))
     number = fnv1.RunFunctionRequest.DESCRIPTOR.fields_by_name["context"].number
-    written = _varint(number << 3 | 2) + _varint(len(context)) + context
+    written = response.varint(number << 3 | 2) + response.varint(len(context)) + context
     if _protobuf_reads(written, fnv1.RunFunctionRequest):
         sorted_bytes = canonical.canonical(written, fnv1.RunFunctionRequest)
         assert sorted_bytes == written  # one key a map: nothing to reorder

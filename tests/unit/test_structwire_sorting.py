@@ -16,7 +16,7 @@ import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from google.protobuf import struct_pb2
 
-from function.codec import canonical, structs
+from function.codec import canonical, response, structs
 from tests.unit.conftest import NOT_BUILT
 
 pytestmark = pytest.mark.skipif(not structs.accelerated(), reason=NOT_BUILT)
@@ -107,19 +107,10 @@ def _shuffled(struct: struct_pb2.Struct, seed: int) -> bytes:
     return b"".join(entries)
 
 
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value >= 0x80:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
 def _context_bytes(body: bytes) -> bytes:
     """A request holding only a context whose Struct's bytes are `body`."""
     number = fnv1.RunFunctionRequest.DESCRIPTOR.fields_by_name["context"].number
-    return _varint(number << 3 | 2) + _varint(len(body)) + body
+    return response.varint(number << 3 | 2) + response.varint(len(body)) + body
 
 
 def test_a_maps_entries_come_out_sorted_by_their_bytes() -> None:

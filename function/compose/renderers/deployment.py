@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
+from function.cache import short_digest
 from function.compose.renderers import containers, meta, transports
 from function.models import pod, security, timeouts
 from function.models.plan import Plan
@@ -117,14 +116,9 @@ def _marks(plan: Plan, manifest: dict[str, Any]) -> dict[str, str]:
     v2 form carries them. Annotations of the Deployment, not of its pods: a new mark
     never rolls them.
     """
-    marks = {pod.RENDERED_ANNOTATION: digest(manifest)}
+    # Of the Deployment as rendered, before its marks.
+    marks = {pod.RENDERED_ANNOTATION: short_digest(manifest, 16)}
     if plan.origin is not None:
         sources = plan.origin.digests()
         marks[pod.RENDERED_FROM_ANNOTATION] = ",".join(f"{k}={v}" for k, v in sources.items())
     return marks
-
-
-def digest(manifest: dict[str, Any]) -> str:
-    """A digest of the Deployment as rendered, before its marks."""
-    text = json.dumps(manifest, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
