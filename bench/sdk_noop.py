@@ -2,7 +2,8 @@
 
 A `FunctionRunnerServiceServicer` whose RunFunction returns `response.to(req)`,
 served by `crossplane.function.runtime.serve` (grpc.aio, the SDK's defaults) on an
-insecure address: what a function costs before it does anything.
+insecure address, or with mutual TLS for Crossplane core (the fleet-rig phase): what a
+function costs before it does anything.
 """
 
 from __future__ import annotations
@@ -26,11 +27,16 @@ class NoopRunner(grpcv1.FunctionRunnerServiceServicer):
 
 
 def main() -> None:
-    """Serve the no-op on the address given, without TLS."""
+    """Serve the no-op on the address given: without TLS, or with mutual TLS from a folder."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--address", required=True)
+    parser.add_argument("--tls-certs-dir", help="tls.crt, tls.key and ca.crt (as Crossplane's)")
     args = parser.parse_args()
-    runtime.serve(NoopRunner(), args.address, creds=None, insecure=True)
+    if args.tls_certs_dir:
+        creds = runtime.load_credentials(args.tls_certs_dir)
+        runtime.serve(NoopRunner(), args.address, creds=creds, insecure=False)
+    else:
+        runtime.serve(NoopRunner(), args.address, creds=None, insecure=True)
 
 
 if __name__ == "__main__":

@@ -142,14 +142,17 @@ class FunctionRunner:
                 at=where(exc),
             )
             return Answer(fatal(req, None, wanted.all()))
-        if (applied := outcome.resolution.applied) and self.applied.changed(
-            f"{xr.namespace}/{xr.name}", applied
-        ):
-            answer.after_sending = (
+        # Each answer computed (not from the response cache) is logged at debug, by
+        # actor: which actors a change reached, and that the others cost cache hits.
+        actor = f"{xr.namespace}/{xr.name}" if xr.namespace else xr.name
+        jobs = [functools.partial(self.log.debug, "Answer computed", actor=actor)]
+        if (applied := outcome.resolution.applied) and self.applied.changed(actor, applied):
+            jobs.append(
                 functools.partial(
                     self.log.info, "Flavors applied", actor=xr.name, flavors=list(applied)
-                ),
+                )
             )
+        answer.after_sending = tuple(jobs)
         return answer
 
     def _prepare(self, request: parse.Request, wanted: Wanted) -> Prepared:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import ipaddress
+import json
 import os
 import re
 import select
@@ -189,6 +190,36 @@ def wait_until_listening(port: int, process: subprocess.Popen[str], timeout: flo
             return
         time.sleep(0.05)
     raise AssertionError("server did not start listening in time")
+
+
+def strip_colours(line: str) -> str:
+    """A console log line without its colours."""
+    return _CONSOLE_COLOURS.sub("", line)
+
+
+def last_line(log: Path, text: str) -> str | None:
+    """The last complete line of a log holding `text`, its console colours removed."""
+    lines = log.read_text(errors="replace").split("\n")[:-1]
+    found = [strip_colours(line) for line in lines if text in line]
+    return found[-1] if found else None
+
+
+def log_fields(line: str) -> dict[str, str]:
+    """The fields of one log line: JSON (the default) or the console's key=value (--debug)."""
+    with contextlib.suppress(ValueError):
+        return {key: str(value) for key, value in json.loads(line).items()}
+    return dict(part.split("=", 1) for part in line.split() if "=" in part)
+
+
+def eventually_line(log: Path, text: str, timeout: float = 10, after: str | None = None) -> str:
+    """Wait for a line holding `text` (other than `after`) in a log; return it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = last_line(log, text)
+        if line is not None and line != after:
+            return line
+        time.sleep(0.02)
+    raise AssertionError(f"no line with {text!r} in {log} after {timeout:.0f}s")
 
 
 @contextlib.contextmanager

@@ -185,10 +185,13 @@ class Answers:
 
     def _count(self) -> None:
         if (self.kept.hits + self.kept.misses) % CACHE_LOG_EVERY == 0:
-            self.log.debug(
-                "Response cache",
-                hits=self.kept.hits,
-                misses=self.kept.misses,
-                bytes=self.kept.size,
-                answers=len(self.kept),
-            )
+            self.log.debug("Response cache", **self.counts())
+
+    def counts(self) -> dict[str, int]:
+        """The response cache's hits and misses so far, and the bytes and answers it holds."""
+        kept = self.kept
+        return {"hits": kept.hits, "misses": kept.misses, "bytes": kept.size, "answers": len(kept)}
+
+    def report(self) -> None:
+        """Log the response cache's counts at info (`serve` does on SIGUSR1)."""
+        self.log.info("Response cache", **self.counts())

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import grpc
 from crossplane.function import logging, runtime
@@ -74,16 +74,24 @@ def credentials(tls_certs_dir: str) -> grpc.ServerCredentials:
     )
 
 
+class Built(NamedTuple):
+    """A server, not yet started; the port it bound; the answers it serves (and keeps)."""
+
+    server: grpc.aio.Server
+    port: int
+    answers: answers.Answers
+
+
 def build(
     function: answers.Function, options: Options, draining: asyncio.Event | None = None
-) -> tuple[grpc.aio.Server, int]:
+) -> Built:
     """Create a server that serves v1 and v1beta1 RunFunction and bind its one port.
 
     Called on the event loop that will serve. Set `draining` when the server is
     about to stop: the calls taken in from then on are answered on a worker thread.
 
     Returns:
-        The (not yet started) server and the port it bound.
+        The (not yet started) server, the port it bound and its answers.
 
     Raises:
         StartupError: when the address cannot be bound or the certificates read.
@@ -123,11 +131,13 @@ def build(
             )
     except RuntimeError as exc:
         raise StartupError(f"cannot listen on {options.address!r}: {exc}") from None
-    return server, port
+    return Built(server, port, kept)
 
 
 async def serve(function: answers.Function, options: Options) -> None:
     """Serve until SIGTERM or SIGINT, then let in-flight calls finish and return.
+
+    SIGUSR1 logs the response cache's counts (hits, misses, bytes, answers) at info.
 
     Raises:
         StartupError: when the server cannot start.
@@ -138,7 +148,9 @@ async def serve(function: answers.Function, options: Options) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
-    server, port = build(function, options, draining=stopping)
+    server, port, kept = build(function, options, draining=stopping)
+    # Before the port is served: a SIGUSR1 that arrives after would otherwise stop it.
+    loop.add_signal_handler(signal.SIGUSR1, kept.report)
     log = logging.get_logger()
     await server.start()
     host = options.address.rsplit(":", 1)[0]

@@ -104,14 +104,17 @@ def provide_queue(kube: rig.Kube, queue: dict[str, Any]) -> None:
     )
 
 
-def function_revision(endpoint: str) -> dict[str, Any]:
-    """The active revision of function-asya, as the package manager would have written it."""
+def function_revision(endpoint: str, package: str = "function-asya") -> dict[str, Any]:
+    """The active revision of a function, as the package manager would have written it.
+
+    A Composition's step names the function `package`; core dials `endpoint`.
+    """
     return {
         "apiVersion": "pkg.crossplane.io/v1",
         "kind": "FunctionRevision",
         "metadata": {
-            "name": "function-asya-rig",
-            "labels": {"pkg.crossplane.io/package": "function-asya"},
+            "name": f"{package}-rig",
+            "labels": {"pkg.crossplane.io/package": package},
             "annotations": {"crossplane.io/paused": "true"},
         },
         "spec": {
@@ -123,7 +126,8 @@ def function_revision(endpoint: str) -> dict[str, Any]:
     }
 
 
-def _client_pair(certs: support.Certificates, directory: Path) -> Path:
+def client_pair(certs: support.Certificates, directory: Path) -> Path:
+    """Core's side of mutual TLS (ca.crt, tls.crt, tls.key) in a folder of its own."""
     directory.mkdir()
     (directory / "ca.crt").write_bytes(certs.ca)
     (directory / "tls.crt").write_bytes(certs.client_cert)
@@ -154,10 +158,10 @@ def crossplane(
             status = {"endpoint": served.address, "capabilities": ["composition"]}
             kube.apply({**function_revision(served.address), "status": status}, status=True)
             assert revision["metadata"]["name"]
-            plane.start_crossplane(_client_pair(certs, Path(scratch) / "client"))
+            plane.start_crossplane(client_pair(certs, Path(scratch) / "client"))
             for document in rig.read_documents(support.ROOT / xrd):
                 kube.apply(document)
-            rig.eventually(lambda: _offered(kube, xrd), 120, f"the {form} XRD offered")
+            rig.eventually(lambda: offered(kube, xrd), 120, f"the {form} XRD offered")
             kube.forget_kinds()
             documents = rig.read_documents(
                 support.ROOT / composition, EXAMPLES / "flavors", EXAMPLES / "platform", *more
@@ -176,7 +180,8 @@ def crossplane(
                 raise
 
 
-def _offered(kube: rig.Kube, xrd_file: str) -> bool:
+def offered(kube: rig.Kube, xrd_file: str) -> bool:
+    """Whether core has established an XRD (and offered its claim, for a v1 XRD)."""
     [xrd] = rig.read_documents(support.ROOT / xrd_file)
     body = kube.get(xrd["apiVersion"], "CompositeResourceDefinition", xrd["metadata"]["name"])
     conditions = {c["type"]: c["status"] for c in body.get("status", {}).get("conditions", [])}

@@ -353,12 +353,20 @@ class ControlPlane:
             "--use-service-account-credentials=false",
         )
 
-    def start_crossplane(self, client_certs: Path, poll: str = "5s") -> None:
+    def start_crossplane(
+        self,
+        client_certs: Path,
+        poll: str = "5s",
+        core: str = "crossplane-core",
+        metrics_port: int | None = None,
+    ) -> subprocess.Popen[bytes]:
         """Crossplane core out of cluster: no webhooks, no package runtime of its own.
 
         It reaches functions over mutual TLS with the client pair in `client_certs`
         (ca.crt, tls.crt, tls.key). `poll` is how often it reconciles an XR unasked,
-        which is when a flavor's edit reaches the actors that use it.
+        which is when a flavor's edit reaches the actors that use it before v2.4.
+        `core` names the build in .e2e/bin (the bench's fleet-rig runs v2.4 too); its
+        Prometheus metrics are served on `metrics_port` (a free port unless given).
         """
         assert self.kube is not None
         config = self.kube.kubeconfig(self.directory / "kubeconfig")
@@ -367,12 +375,12 @@ class ControlPlane:
         self.kube.apply(
             {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "crossplane-system"}}
         )
-        self.launch(
-            "crossplane-core",
+        return self.launch(
+            core,
             "core",
             "start",
             f"--poll-interval={poll}",
-            f"--metrics-port={free_port()}",
+            f"--metrics-port={metrics_port or free_port()}",
             f"--health-probe-port={free_port()}",
             "--package-runtime=External",
             env={

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,23 @@ def test_sigterm_stops_the_server_with_status_zero() -> None:
     with support.serving("--insecure") as served:
         status = served.stop()
     assert status == 0
+
+
+def test_sigusr1_logs_the_response_cache_counts_and_serving_goes_on(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    with log.open("w") as output, support.serving("--insecure", output=output) as served:
+        with grpc.insecure_channel(served.address) as channel:
+            stub = grpcv1.FunctionRunnerServiceStub(channel)
+            for _ in range(3):  # one content, tagged alike: a miss, then two answers kept
+                stub.RunFunction(_v1_request("same"), timeout=10)
+            served.process.send_signal(signal.SIGUSR1)
+            line = support.eventually_line(log, "Response cache")
+            rsp = stub.RunFunction(_v1_request("after"), timeout=10)
+        assert served.stop() == 0
+    fields = support.log_fields(line)
+    assert (fields["hits"], fields["misses"], fields["answers"]) == ("2", "1", "1")
+    assert int(fields["bytes"]) > 0
+    assert rsp.meta.tag == "after"
 
 
 def _mtls_call(

@@ -13,6 +13,7 @@ import pytest
 from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+from google.protobuf import json_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -394,7 +395,7 @@ def test_the_server_answers_before_the_work_that_follows_an_answer() -> None:
         return rsp
 
     async def call() -> fnv1.RunFunctionResponse:
-        built, port = server.build(
+        built, port, _ = server.build(
             Waiting(), server.Options(address="127.0.0.1:0", insecure=True, grace_seconds=0)
         )
         await built.start()
@@ -454,3 +455,23 @@ def test_the_default_cache_holds_both_answers_of_a_reconcile_for_a_fleet_of_1000
             pair += len(compressor.compress(body)) + question.KEY_BYTES
         kept = max(kept, pair)
     assert 10_000 * kept <= serving.CACHE_MB * MIB
+
+
+def test_each_answer_computed_is_logged_at_debug_by_actor_and_a_hit_is_not(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # What the fleet-rig bench counts: which actors a flavor edit reached, and that
+    # the others were answered from the cache.
+    logging.configure(level=logging.Level.DEBUG)
+    try:
+        served = serving.Answers(fn.FunctionRunner(), 4 * MIB, 64 * MIB)
+        req = tagged(flavored())
+        served.answer(received(req))
+        served.answer(received(req))
+        logged = capsys.readouterr().out
+    finally:
+        logging.configure(level=logging.Level.INFO)
+    [line] = [line for line in logged.splitlines() if "Answer computed" in line]
+    name = json_format.MessageToDict(req.observed.composite.resource)["metadata"]["name"]
+    # The claim's namespace and the XR's name: one actor among every namespace's.
+    assert support.log_fields(support.strip_colours(line))["actor"] == f"team/{name}"

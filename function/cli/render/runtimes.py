@@ -69,7 +69,7 @@ async def started(runtimes: list[Runtime]) -> AsyncIterator[dict[str, str]]:
     from function import runner as fn  # noqa: PLC0415
     from function.serving import server  # noqa: PLC0415
 
-    grpc_server, port = server.build(
+    grpc_server, port, _ = server.build(
         fn.FunctionRunner(), server.Options(address="127.0.0.1:0", insecure=True)
     )
     await grpc_server.start()
