@@ -59,7 +59,7 @@ def write(request: parse.Request, outcome: Pending | Composed) -> Answer:
     every key they carry replaces the same key an earlier step wrote.
     """
     rsp = response.to(request.message, ttl=outcome.settings.ttl_delta())
-    _require(rsp, outcome.wanted)
+    _require(rsp, outcome.wanted, legacy=not request.namespaced_selectors)
     if isinstance(outcome, Pending):
         return Answer(rsp)
     resolution, report = outcome.resolution, outcome.report
@@ -132,12 +132,17 @@ def _aspects(
         )
 
 
-def _require(rsp: fnv1.RunFunctionResponse, wanted: list[Requirement]) -> None:
-    """Declare every requirement in both the v2 and the Crossplane 1.x fields."""
+def _require(rsp: fnv1.RunFunctionResponse, wanted: list[Requirement], legacy: bool) -> None:
+    """Declare every requirement in the v2 field, and in Crossplane 1.x's too for a `legacy` caller.
+
+    A caller that advertises required resources is asked in their field only: Crossplane
+    v2.4 seeds a call with what was required last time in that field alone, and a
+    requirement also declared in the other would take a second call every reconcile.
+    """
     declared = rsp.requirements
     for requirement in wanted:
         selectors = [declared.resources[requirement.key]]
-        if requirement.legacy:
+        if legacy and requirement.legacy:
             # Crossplane 1.x ignores a selector's namespace: asked without one, and only
             # for what may be looked for everywhere.
             selectors.append(declared.extra_resources[requirement.key])
@@ -195,5 +200,5 @@ def fatal(
     )
     if isinstance(exc, errors.FlavorError):
         _condition(rsp, False, exc.reason, message)
-    _require(rsp, wanted or [])
+    _require(rsp, wanted or [], legacy=not parse.supports_required_resources(req))
     return rsp

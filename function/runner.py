@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging as stdlib_logging
 import threading
 import traceback
 from collections.abc import Collection
@@ -145,7 +146,9 @@ class FunctionRunner:
         # Each answer computed (not from the response cache) is logged at debug, by
         # actor: which actors a change reached, and that the others cost cache hits.
         actor = f"{xr.namespace}/{xr.name}" if xr.namespace else xr.name
-        jobs = [functools.partial(self.log.debug, "Answer computed", actor=actor)]
+        jobs = []
+        if self.log.is_enabled_for(stdlib_logging.DEBUG):
+            jobs.append(functools.partial(self.log.debug, "Answer computed", actor=actor))
         if (applied := outcome.resolution.applied) and self.applied.changed(actor, applied):
             jobs.append(
                 functools.partial(

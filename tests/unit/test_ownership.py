@@ -6,6 +6,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 from function import runner as fn
@@ -63,6 +64,24 @@ def test_the_function_asks_for_the_deployments_of_the_actors_name() -> None:
     legacy = rsp.requirements.extra_resources[requirements.WORKLOADS_KEY]
     assert legacy.namespace == ""
     assert dict(legacy.match_labels.labels) == {"asya.sh/actor": "echo"}
+
+
+@pytest.mark.parametrize("flavored", [False, True], ids=["plain", "flavored"])
+def test_a_caller_advertising_required_resources_is_asked_in_that_field_only(
+    flavored: bool,
+) -> None:
+    # Crossplane v2.4 seeds a call with what the function required last time, in
+    # required_resources only: asked in extra_resources as well, every reconcile took a
+    # second call, its content (and cache key) differing from the first's.
+    xr = copy.deepcopy(support.MINIMAL_XR)
+    if flavored:
+        xr["spec"]["flavors"] = ["gpu"]
+    req = support.request(xr, input=support.struct({}))
+    req.meta.capabilities.append(fnv1.CAPABILITY_REQUIRED_RESOURCES)
+    rsp = fn.FunctionRunner().answer(req).message()
+    assert requirements.WORKLOADS_KEY in rsp.requirements.resources
+    assert ("flavor-gpu" in rsp.requirements.resources) == flavored
+    assert dict(rsp.requirements.extra_resources) == {}
 
 
 def test_another_xrs_deployment_of_the_name_refuses_the_actor_naming_that_xr() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import grpc
 import pytest
+import structlog
 from crossplane.function import logging
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
@@ -462,6 +463,8 @@ def test_each_answer_computed_is_logged_at_debug_by_actor_and_a_hit_is_not(
 ) -> None:
     # What the fleet-rig bench counts: which actors a flavor edit reached, and that
     # the others were answered from the cache.
+    # The SDK's configure keeps an earlier INFO filter when asked for DEBUG: reset first.
+    structlog.reset_defaults()
     logging.configure(level=logging.Level.DEBUG)
     try:
         served = serving.Answers(fn.FunctionRunner(), 4 * MIB, 64 * MIB)
