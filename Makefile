@@ -109,10 +109,11 @@ soak: $(DEV_STAMP)
 
 ## Benchmark function-asya against the SDK's no-op function and against go-templating + auto-ready
 ## (BENCH_ARGS="--phases sizes" runs one part; see BENCHMARKS.md).
-bench: $(STAMP) bench-tools
+bench: $(DEV_STAMP) e2e-tools bench-tools
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 ## Build function-go-templating and function-auto-ready, the alternative pipeline the bench
-## measures, from Go modules into the per-machine cache, linked into .e2e/bin/.
+## measures, and Crossplane core v2.4 for its fleet-rig phase, from Go modules into the
+## per-machine cache, linked into .e2e/bin/.
 bench-tools:
 	@e2e/build-tools bench

@@ -43,6 +43,12 @@ TARGETS = {
     # holds, not what one gRPC server holds more than another.
     "RSS after load": Target("<= +15 MiB (over ours)", lambda mib: mib <= 15),
     "alternative fleet CPU": Target("<= 1.0x", lambda ratio: ratio <= 1.0),
+    # Performance V: a fleet in Crossplane core itself (bench/fleet_rig.py).
+    "fleet-rig wall": Target("<= 1.0x", lambda ratio: ratio <= 1.0),
+    "fleet-rig function CPU": Target("<= 0.5x", lambda ratio: ratio <= 0.5),
+    "fleet-rig core CPU": Target("<= 1.1x", lambda ratio: ratio <= 1.1),
+    "fleet-rig edit": Target("<= 2x", lambda ratio: ratio <= 2.0),
+    "fleet-rig RSS": Target("<= 200 MiB", lambda mib: mib <= 200),
 }
 # A row's last two cells: the no-op on our server code, and function-asya's ratio to it.
 NO_OURS = ("-", "-")
@@ -326,8 +332,12 @@ def report(
     payload: bytes,
     against: list[Row] | None = None,
     notes: list[str] | None = None,
+    more: tuple[list[Row], list[str]] = ([], []),
 ) -> str:
-    """The report in Markdown: the main table, one per request size, the alternative, scale."""
+    """The report in Markdown: the main table, one per request size, the alternative, scale.
+
+    `more` is a phase's judged rows and the lines that show them (fleet-rig's tables).
+    """
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
         f"servers {'pinned to CPU 0, client on CPU 1' if PIN else 'unpinned'}; request {len(payload):,} bytes.",
@@ -343,6 +353,7 @@ def report(
             "",
             *_table(against, ALTERNATIVE_HEADER),
         ]
+    lines += more[1]
     for note in notes or []:
         lines += ["", note]
     if per_actor:
@@ -356,7 +367,7 @@ def report(
             "",
             f"Per-actor cost spread across sizes: {spread:.0%} (target: flat within 20%).",
         ]
-    judged_rows = rows + [r for t in tables.values() for r in t] + (against or [])
+    judged_rows = rows + [r for t in tables.values() for r in t] + (against or []) + more[0]
     verdicts = [row[5] for row in judged_rows if row[5]]
     missed = sum(v != "met" for v in verdicts)
     lines += ["", f"Targets: {len(verdicts) - missed} met, {missed} missed."]

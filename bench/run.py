@@ -24,7 +24,7 @@ from typing import Any
 import grpc
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
-from bench import alternative
+from bench import alternative, fleet_measure, fleet_report, fleet_rig
 from bench import request as bench_request
 from bench.fleet import fleet, memory_at_budget
 from bench.report import (
@@ -57,7 +57,7 @@ from bench.servers import (
 )
 from function.cli.render import files, pipeline
 
-PHASES = ("steady", "sizes", "scale", "cold", "fleet", "memory", "alternative")
+PHASES = ("steady", "sizes", "scale", "cold", "fleet", "memory", "alternative", "fleet-rig")
 # The request sizes of the `sizes` phase: the heavy actor with this many of its Pods
 # fetched alongside its flavors (as an unhealthy actor's request carries them).
 # The unhealthy actor of Actor health: 30 of its Pods fetched, as its Deployment is short.
@@ -285,12 +285,42 @@ def _arguments() -> argparse.Namespace:
         help="reconciles of the alternative's unchanged and changed mixes (its fleet: --fleet)",
     )
     parser.add_argument(
+        "--actors", type=int, default=1000, help="actors of each fleet-rig side (Crossplane core)"
+    )
+    parser.add_argument(
+        "--poll", default="1m", help="Crossplane core's --poll-interval in the fleet-rig phase"
+    )
+    parser.add_argument(
         "--phases", default=",".join(PHASES), help=f"which to run, of {','.join(PHASES)}"
     )
     args = parser.parse_args()
     if unknown := set(args.phases.split(",")) - set(PHASES):
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     return args
+
+
+def _against_others(
+    args: argparse.Namespace, phases: set[str], raw: dict[str, Any], notes: list[str]
+) -> tuple[list[Row], tuple[list[Row], list[str]]]:
+    """The phases against the alternative: its rows, and fleet-rig's rows and tables."""
+    against: list[Row] = []
+    more: tuple[list[Row], list[str]] = ([], [])
+    if "alternative" in phases:
+        if reason := alternative.missing():
+            notes.append(f"The alternative (go-templating + auto-ready) was skipped: {reason}.")
+        else:
+            raw["alternative"] = {
+                mix: alternative.measure(mix, args.fleet, args.reconciles, args.rounds)
+                for mix in alternative.MIXES
+            }
+            against = alternative_rows(raw["alternative"], args.reconciles, args.fleet)
+    if "fleet-rig" in phases:
+        if reason := fleet_rig.missing():
+            notes.append(f"The fleet-rig phase was skipped: {reason}.")
+        else:
+            raw["fleet-rig"] = fleet_measure.run(args.actors, args.poll)
+            more = fleet_report.tables(raw["fleet-rig"], args.actors)
+    return against, more
 
 
 def main() -> None:
@@ -304,7 +334,6 @@ def main() -> None:
     tables: dict[str, list[Row]] = {}
     raw: dict[str, Any] = {}
     per_actor: dict[int, float] = {}
-    against: list[Row] = []
     notes: list[str] = []
     if "steady" in phases:
         sdk, ours, function = steady((*NOOPS, "function-asya"), payload, args)
@@ -335,19 +364,11 @@ def main() -> None:
     if "memory" in phases:
         raw["memory"] = memory_at_budget(MEMORY_CACHE_MIB, args.memory_distinct)
         rows += memory_rows(raw["memory"], args.memory_distinct)
-    if "alternative" in phases:
-        if reason := alternative.missing():
-            notes.append(f"The alternative (go-templating + auto-ready) was skipped: {reason}.")
-        else:
-            raw["alternative"] = {
-                mix: alternative.measure(mix, args.fleet, args.reconciles, args.rounds)
-                for mix in alternative.MIXES
-            }
-            against = alternative_rows(raw["alternative"], args.reconciles, args.fleet)
+    against, more = _against_others(args, phases, raw, notes)
     if "scale" in phases:
         per_actor = scale([int(s) for s in args.sizes.split(",")])
         raw["per_actor_ms"] = per_actor
-    print(report(rows, tables, per_actor, payload, against, notes))
+    print(report(rows, tables, per_actor, payload, against, notes, more))
     print(f"\n(bench took {time.perf_counter() - began:.0f} s)")
     if args.json:
         Path(args.json).write_text(json.dumps(raw, indent=2))

@@ -114,10 +114,22 @@ class FunctionRunner:
 
     def answer(self, req: fnv1.RunFunctionRequest) -> Answer:
         """Run the function once; never raises, never returns a gRPC error."""
+        answer, actor = self._run(req)
+        # Each answer computed (not from the response cache) is logged at debug, by
+        # actor: which actors a change reached, and that the others cost cache hits.
+        if self.log.is_enabled_for(stdlib_logging.DEBUG):
+            computed = functools.partial(self.log.debug, "Answer computed", actor=actor)
+            answer.after_sending = (*answer.after_sending, computed)
+        return answer
+
+    def _run(self, req: fnv1.RunFunctionRequest) -> tuple[Answer, str]:
+        """The answer, and the actor it is for (namespace/name; empty when unread)."""
         wanted = Wanted()
+        actor = ""
         try:
             request = parse.read(req)
             xr = request.xr
+            actor = f"{xr.namespace}/{xr.name}" if xr.namespace else xr.name
             # Known as soon as the XR is read, so every error path keeps asking for
             # the flavors (a response without them would make Crossplane drop them).
             wanted.flavors = requirements.for_flavors(xr.flavors)
@@ -127,13 +139,13 @@ class FunctionRunner:
             wanted.own = requirements.actors_own(xr, request.observed.get(meta.DEPLOYMENT))
             prepared = self._prepare(request, wanted)
             if prepared.flavors is None:
-                return write(request, Pending(prepared.settings, wanted.all()))
+                return write(request, Pending(prepared.settings, wanted.all())), actor
             resolution = gate.admit(xr, prepared.settings, prepared.flavors)
             _refuse_namesakes(request, resolution.spec.actor, prepared.settings)
             outcome = compose(request, prepared.settings, wanted, resolution)
             answer = write(request, outcome)
         except errors.FunctionError as exc:
-            return Answer(fatal(req, exc, wanted.all()))
+            return Answer(fatal(req, exc, wanted.all())), actor
         except Exception as exc:  # noqa: BLE001  # The boundary: nothing may escape.
             # Not log.exception: its tracebacks carry the message and every frame's
             # locals, which hold the user's env values and secret names.
@@ -142,21 +154,14 @@ class FunctionRunner:
                 error=type(exc).__qualname__,
                 at=where(exc),
             )
-            return Answer(fatal(req, None, wanted.all()))
-        # Each answer computed (not from the response cache) is logged at debug, by
-        # actor: which actors a change reached, and that the others cost cache hits.
-        actor = f"{xr.namespace}/{xr.name}" if xr.namespace else xr.name
-        jobs = []
-        if self.log.is_enabled_for(stdlib_logging.DEBUG):
-            jobs.append(functools.partial(self.log.debug, "Answer computed", actor=actor))
+            return Answer(fatal(req, None, wanted.all())), actor
         if (applied := outcome.resolution.applied) and self.applied.changed(actor, applied):
-            jobs.append(
+            answer.after_sending = (
                 functools.partial(
                     self.log.info, "Flavors applied", actor=xr.name, flavors=list(applied)
-                )
+                ),
             )
-        answer.after_sending = tuple(jobs)
-        return answer
+        return answer, actor
 
     def _prepare(self, request: parse.Request, wanted: Wanted) -> Prepared:
         """The Input and the actor's flavors, from the memo or read anew; says what they ask for.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import threading
 import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
@@ -471,10 +472,15 @@ def test_each_answer_computed_is_logged_at_debug_by_actor_and_a_hit_is_not(
         req = tagged(flavored())
         served.answer(received(req))
         served.answer(received(req))
+        # An answer that only asks for the flavors (the first call of a reconcile) too.
+        xr = copy.deepcopy(support.MINIMAL_XR)
+        xr["spec"]["flavors"] = ["gpu"]
+        served.answer(received(tagged(support.request(xr, input=support.struct({})))))
         logged = capsys.readouterr().out
     finally:
         logging.configure(level=logging.Level.INFO)
-    [line] = [line for line in logged.splitlines() if "Answer computed" in line]
+    line, pending = [line for line in logged.splitlines() if "Answer computed" in line]
+    assert "echo" in pending
     name = json_format.MessageToDict(req.observed.composite.resource)["metadata"]["name"]
     # The claim's namespace and the XR's name: one actor among every namespace's.
     assert support.log_fields(support.strip_colours(line))["actor"] == f"team/{name}"
