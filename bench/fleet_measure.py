@@ -63,15 +63,23 @@ def calls(metrics_port: int) -> dict[str, float]:
 def used(before: Reading, after: Reading, fleet: Fleet, actors: int) -> dict[str, float]:
     """CPU milliseconds per actor of each component, and calls per actor, between two readings."""
     functions = sum(after.cpu[n] - before.cpu[n] for n in fleet.servers)
-    out = {
+    out: dict[str, float] = {
         "window_s": after.at - before.at,
         "function_cpu_ms": functions / actors * 1000,
         "core_cpu_ms": (after.cpu["core"] - before.cpu["core"]) / actors * 1000,
         "apiserver_cpu_ms": (after.cpu["apiserver"] - before.cpu["apiserver"]) / actors * 1000,
     }
-    for name in fleet.servers:
+    for name in fleet.side.functions:
         out[f"calls {name}"] = (after.calls.get(name, 0) - before.calls.get(name, 0)) / actors
+    if len(replicas := _replicas(fleet)) > 1:
+        for name in replicas:
+            out[f"cpu_ms {name}"] = (after.cpu[name] - before.cpu[name]) / actors * 1000
     return out
+
+
+def _replicas(fleet: Fleet) -> list[str]:
+    """The servers of function-asya (one unless the fleet runs replicas)."""
+    return [name for name in fleet.servers if name.startswith(OURS)]
 
 
 def settle(fleet: Fleet) -> Reading:
@@ -112,7 +120,7 @@ def compose(fleet: Fleet, actors: int, timeout: float) -> dict[str, Any]:
     if ours:
         counts = cache(fleet)
         out |= {k: counts[k] - cache_before[k] for k in ("hits", "misses")}
-        out["rss_mib"] = rss_mib(fleet.pids["function-asya"])
+        out["rss_mib"] = max(rss_mib(fleet.pids[name]) for name in _replicas(fleet))
     return out
 
 
@@ -132,13 +140,15 @@ def _synced(xr: dict[str, Any]) -> bool:
 
 
 def cache(fleet: Fleet) -> dict[str, float]:
-    """function-asya's response cache counts now (it logs them on SIGUSR1)."""
-    log = fleet.log("function-asya")
-    previous = support.last_line(log, "Response cache")
-    fleet.servers["function-asya"].send_signal(signal.SIGUSR1)
-    line = support.eventually_line(log, "Response cache", after=previous)
-    fields = support.log_fields(line)
-    return {key: float(fields[key]) for key in ("hits", "misses", "bytes", "answers")}
+    """function-asya's response cache counts now, its replicas' added (logged on SIGUSR1)."""
+    counts: Counter[str] = Counter()
+    for name in _replicas(fleet):
+        log = fleet.log(name)
+        previous = support.last_line(log, "Response cache")
+        fleet.servers[name].send_signal(signal.SIGUSR1)
+        fields = support.log_fields(support.eventually_line(log, "Response cache", after=previous))
+        counts.update({key: int(fields[key]) for key in ("hits", "misses", "bytes", "answers")})
+    return {key: float(value) for key, value in counts.items()}
 
 
 def marks(fleet: Fleet) -> dict[str, str]:
@@ -170,7 +180,7 @@ def edit(fleet: Fleet, composed_at: dict[str, float], timeout: float) -> dict[st
                 carried.setdefault(name, time.monotonic() - began)
         time.sleep(POLL)
     after, cache_after = settle(fleet), cache(fleet)
-    _check_carried(fleet, affected, was)
+    generations = _check_carried(fleet, affected, was)
     computed = _computed(fleet) - computed_before
     actors = len(affected)
     return {
@@ -181,21 +191,30 @@ def edit(fleet: Fleet, composed_at: dict[str, float], timeout: float) -> dict[st
         "hits": cache_after["hits"] - cache_before["hits"],
         "computed_affected": sum(n for a, n in computed.items() if a in affected),
         "computed_others": sum(n for a, n in computed.items() if a not in affected),
+        "generation_affected": max(g for a, g in generations.items() if a in affected),
+        "generation_others": max(g for a, g in generations.items() if a not in affected),
     } | used(before, after, fleet, actors)
 
 
 def _computed(fleet: Fleet) -> Counter[str]:
     """How many answers function-asya computed per actor so far (its debug log)."""
     counted: Counter[str] = Counter()
-    for raw in fleet.log("function-asya").read_text(errors="replace").splitlines():
-        if "Answer computed" in raw:
-            counted[support.log_fields(support.strip_colours(raw))["actor"].split("/")[-1]] += 1
+    for name in _replicas(fleet):
+        for raw in fleet.log(name).read_text(errors="replace").splitlines():
+            if "Answer computed" in raw:
+                fields = support.log_fields(support.strip_colours(raw))
+                counted[fields["actor"].split("/")[-1]] += 1
     return counted
 
 
-def _check_carried(fleet: Fleet, affected: set[str], was: dict[str, str]) -> None:
-    """Every affected Deployment carries the env var; no other was rendered again."""
+def _check_carried(fleet: Fleet, affected: set[str], was: dict[str, str]) -> dict[str, int]:
+    """Every affected Deployment carries the env var; no other was rendered again.
+
+    Returns each Deployment's generation: how often its spec changed (1: never since
+    created), which an answer differing from call to call would raise.
+    """
     kube = fleet.kube
+    generations = {}
     for item in kube.request("GET", kube.path("apps/v1", "Deployment", NAMESPACE))["items"]:
         name = item["metadata"]["name"]
         [runtime] = [
@@ -205,10 +224,15 @@ def _check_carried(fleet: Fleet, affected: set[str], was: dict[str, str]) -> Non
         unchanged = item["metadata"]["annotations"][MARK] == was[name]
         if has != (name in affected) or unchanged == (name in affected):
             raise AssertionError(f"{name}: carries the edit {has}, mark unchanged {unchanged}")
+        generations[name] = item["metadata"]["generation"]
+    return generations
 
 
-def run(actors: int, poll: str = "1m") -> dict[str, Any]:
-    """The three sides in turn, each on a fresh control plane; the edit on v2.4 and v2.3."""
+def run(actors: int, poll: str = "1m", replicas: int = 2) -> dict[str, Any]:
+    """The three sides in turn, each on a fresh control plane; the edit on v2.4 and v2.3.
+
+    Then function-asya's side again with `replicas` servers behind one name (1: not).
+    """
     every = sides()
     timeout = max(300.0, actors * 0.6)
     out: dict[str, Any] = {}
@@ -220,6 +244,10 @@ def run(actors: int, poll: str = "1m") -> dict[str, Any]:
     with fleet(every[OURS], core="v2.3", poll=poll) as running:
         out["v2.3"] = compose(running, actors, timeout)
         out["edit v2.3"] = edit(running, out["v2.3"]["composed_at"], timeout)
+    if replicas > 1:
+        with fleet(every[OURS], poll=poll, replicas=replicas) as running:
+            out["replicas"] = compose(running, actors, timeout)
+            out["edit replicas"] = edit(running, out["replicas"]["composed_at"], timeout)
     for numbers in out.values():
         numbers.pop("composed_at", None)
     return out

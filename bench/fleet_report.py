@@ -103,6 +103,7 @@ def edit_rows(raw: dict[str, Any]) -> list[Row]:
     for core, key, target in (
         ("v2.4.0 (watches)", "edit", "fleet-rig edit"),
         ("v2.3.4 (poll, TTL)", "edit v2.3", None),
+        ("v2.4.0, two function-asya replicas", "edit replicas", None),
     ):
         if key not in raw:
             continue
@@ -110,7 +111,8 @@ def edit_rows(raw: dict[str, Any]) -> list[Row]:
         row = ratio_row(core, e["edit_s"], e["compose_s"], "s", target)[:6]
         detail = (
             f"{e['calls function-asya']:.1f}; {e['computed_affected']:,} / {e['computed_others']:,} "
-            f"({e['affected']:,} affected)"
+            f"({e['affected']:,} affected); highest generation {e['generation_affected']} / "
+            f"{e['generation_others']}"
         )
         rows.append((*row, detail))
     return rows
@@ -132,4 +134,20 @@ def tables(raw: dict[str, Any], actors: int) -> tuple[list[Row], list[str]]:
         *EDIT_HEADER,
         *(f"| {' | '.join(row)} |" for row in edits),
     ]
+    if "replicas" in raw:
+        lines += ["", replicas_line(raw)]
     return [row[:6] for row in sides + edits], lines
+
+
+def replicas_line(raw: dict[str, Any]) -> str:
+    """Two replicas against one: CPU per actor by replica, calls and answers computed."""
+    two, one = raw["replicas"], raw[OURS]
+    each = [v for k, v in sorted(two.items()) if k.startswith("cpu_ms ")]
+    return (
+        f"Two replicas behind one name, Crossplane balancing them (round robin): composing, "
+        f"function CPU per actor {two['function_cpu_ms']:.2f} ms "
+        f"({' + '.join(f'{v:.2f}' for v in each)}) against {one['function_cpu_ms']:.2f} ms "
+        f"with one; calls per actor {two['calls function-asya']:.1f} against "
+        f"{one['calls function-asya']:.1f}; cache misses {two['misses']:,.0f} against "
+        f"{one['misses']:,.0f}; largest RSS {two['rss_mib']:.1f} MiB."
+    )

@@ -23,6 +23,7 @@ on v2.3.4 (which finds the edit when it reconciles an XR again).
 from __future__ import annotations
 
 import contextlib
+import socket
 import subprocess
 import sys
 import tempfile
@@ -33,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from bench import alternative
+from bench import alternative, fleet_dns
 from bench.servers import GO_BIN, free_port, stop
 from tests import support
 from tests.cluster import crossplane as xp
@@ -55,6 +56,8 @@ EDITED = FLAVOR_SETS[0][0]
 EDIT_ENV = {"name": "FLEET_EDIT", "value": "1"}
 FLOOR_FUNCTION = "function-noop"
 AWS_CRDS = support.SHARED / "schemas" / "provider-upjet-aws"
+# The addresses of function-asya's replicas: the port is shared, the address is not.
+REPLICA_HOSTS = ("127.0.0.1", "127.0.0.2")
 
 
 @dataclass(frozen=True)
@@ -148,20 +151,29 @@ class Fleet:
 
 
 @contextlib.contextmanager
-def fleet(side: Side, core: str = "v2.4", poll: str = "1m") -> Iterator[Fleet]:
-    """One side's functions and Crossplane core on a fresh control plane."""
+def fleet(side: Side, core: str = "v2.4", poll: str = "1m", replicas: int = 1) -> Iterator[Fleet]:
+    """One side's functions and Crossplane core on a fresh control plane.
+
+    With `replicas`, function-asya is served that many times behind one DNS name.
+    """
     program, crds = CORES[core]
-    with rig.control_plane() as plane, tempfile.TemporaryDirectory() as scratch:
+    with (
+        rig.control_plane() as plane,
+        tempfile.TemporaryDirectory() as scratch,
+        contextlib.ExitStack() as stack,
+    ):
         kube = plane.kube
         if kube is None:
             raise RuntimeError("the control plane did not start")
         plane.start_controller_manager()
         _install(kube, ROOT / crds)
-        certs = support.make_certificates(Path(scratch) / "server")
-        servers = {}
+        certs = support.make_certificates(Path(scratch) / "server", names=(fleet_dns.NAME,))
+        servers: dict[str, subprocess.Popen[bytes]] = {}
+        stack.callback(lambda: [stop(server) for server in servers.values()])
         try:
             for name in side.functions:
-                servers[name] = _serve(name, certs.directory, Path(scratch), kube)
+                count = replicas if name == "function-asya" else 1
+                servers |= _serve(name, count, Served(certs.directory, Path(scratch), kube, stack))
             metrics = free_port()
             process = plane.start_crossplane(
                 xp.client_pair(certs, Path(scratch) / "client"), poll, program, metrics
@@ -171,9 +183,6 @@ def fleet(side: Side, core: str = "v2.4", poll: str = "1m") -> Iterator[Fleet]:
         except BaseException:
             print(plane.log(program)[-3000:], file=sys.stderr)
             raise
-        finally:
-            for server in servers.values():
-                stop(server)
 
 
 def _install(kube: rig.Kube, crossplane_crds: Path) -> None:
@@ -181,24 +190,62 @@ def _install(kube: rig.Kube, crossplane_crds: Path) -> None:
     kube.install([crd for crd in crds if crd.get("kind") == "CustomResourceDefinition"])
 
 
-def _serve(name: str, certs: Path, scratch: Path, kube: rig.Kube) -> subprocess.Popen[bytes]:
-    """Serve one function over mutual TLS and register it as core finds functions."""
+@dataclass(frozen=True)
+class Served:
+    """Where a fleet's functions are served from: certificates, logs, cluster, cleanup."""
+
+    certs: Path
+    scratch: Path
+    kube: rig.Kube
+    stack: contextlib.ExitStack
+
+
+def replica(name: str, index: int) -> str:
+    """The name of a function's index-th server (0: the function's own name)."""
+    return name if index == 0 else f"{name}-{index + 1}"
+
+
+def _serve(name: str, replicas: int, served: Served) -> dict[str, subprocess.Popen[bytes]]:
+    """Serve one function over mutual TLS and register it as core finds functions.
+
+    Its replicas share a port on addresses of their own, behind one DNS name.
+    """
     port = free_port()
-    address = f"127.0.0.1:{port}"
-    tls = ["--tls-certs-dir", str(certs), "--address", address]
-    commands = {
-        # --debug: it logs each answer it computes, by actor (bench/fleet_measure.py).
-        "function-asya": [support.FUNCTION_ASYA, "serve", "--debug", *tls],
-        FLOOR_FUNCTION: [sys.executable, "-m", "bench.sdk_noop", *tls],
-    } | {go: [str(GO_BIN / go), *tls] for go in alternative.GO_FUNCTIONS}
-    with (scratch / f"{name}.log").open("wb") as log:
-        process = subprocess.Popen(commands[name], stdout=log, stderr=log, cwd=ROOT)
-    support.wait_until_listening(port, process)  # type: ignore[arg-type]
-    revision = xp.function_revision(address, name)
-    kube.apply(revision)
-    status = {"endpoint": address, "capabilities": ["composition"]}
-    kube.apply({**revision, "status": status}, status=True)
-    return process
+    hosts = REPLICA_HOSTS[:replicas]
+    processes = {}
+    for index, host in enumerate(hosts):
+        tls = ["--tls-certs-dir", str(served.certs), "--address", f"{host}:{port}"]
+        commands = {
+            # --debug: it logs each answer it computes, by actor (bench/fleet_measure.py).
+            "function-asya": [support.FUNCTION_ASYA, "serve", "--debug", *tls],
+            FLOOR_FUNCTION: [sys.executable, "-m", "bench.sdk_noop", *tls],
+        } | {go: [str(GO_BIN / go), *tls] for go in alternative.GO_FUNCTIONS}
+        server = replica(name, index)
+        with (served.scratch / f"{server}.log").open("wb") as log:
+            processes[server] = subprocess.Popen(commands[name], stdout=log, stderr=log, cwd=ROOT)
+        _listening(host, port, processes[server])
+    endpoint = f"127.0.0.1:{port}"
+    if replicas > 1:
+        dns = served.stack.enter_context(fleet_dns.serving(hosts))
+        endpoint = f"dns://{dns}/{fleet_dns.NAME}:{port}"
+    revision = xp.function_revision(endpoint, name)
+    served.kube.apply(revision)
+    status = {"endpoint": endpoint, "capabilities": ["composition"]}
+    served.kube.apply({**revision, "status": status}, status=True)
+    return processes
+
+
+def _listening(host: str, port: int, process: subprocess.Popen[bytes]) -> None:
+    """Wait until a server accepts connections on its address (or fail if it exits)."""
+
+    def accepting() -> bool:
+        if process.poll() is not None:
+            raise AssertionError(f"a function server exited with {process.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection((host, port), 0.2):
+            return True
+        return False
+
+    rig.eventually(accepting, 30, f"a function server on {host}:{port}")
 
 
 def _offer(kube: rig.Kube, side: Side) -> None:

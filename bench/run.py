@@ -291,6 +291,9 @@ def _arguments() -> argparse.Namespace:
         "--poll", default="1m", help="Crossplane core's --poll-interval in the fleet-rig phase"
     )
     parser.add_argument(
+        "--replicas", type=int, default=2, help="function-asya's servers in fleet-rig's last run"
+    )
+    parser.add_argument(
         "--phases", default=",".join(PHASES), help=f"which to run, of {','.join(PHASES)}"
     )
     args = parser.parse_args()
@@ -318,7 +321,7 @@ def _against_others(
         if reason := fleet_rig.missing():
             notes.append(f"The fleet-rig phase was skipped: {reason}.")
         else:
-            raw["fleet-rig"] = fleet_measure.run(args.actors, args.poll)
+            raw["fleet-rig"] = fleet_measure.run(args.actors, args.poll, args.replicas)
             more = fleet_report.tables(raw["fleet-rig"], args.actors)
     return against, more
 

@@ -289,6 +289,7 @@ def _certificate(
     *,
     ca: bool = False,
     server: bool = False,
+    names: tuple[str, ...] = (),
 ) -> x509.Certificate:
     now = datetime.datetime.now(datetime.UTC)
     issuer_name, issuer_key = issuer or (subject, key)
@@ -305,20 +306,27 @@ def _certificate(
     if server:
         builder = builder.add_extension(
             x509.SubjectAlternativeName(
-                [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
+                [
+                    *(x509.DNSName(name) for name in ("localhost", *names)),
+                    x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+                ]
             ),
             critical=False,
         )
     return builder.sign(issuer_key, hashes.SHA256())
 
 
-def make_certificates(directory: Path, ca_name: str = "test-ca") -> Certificates:
-    """Write a CA, a server certificate for 127.0.0.1 and a client certificate."""
+def make_certificates(
+    directory: Path, ca_name: str = "test-ca", names: tuple[str, ...] = ()
+) -> Certificates:
+    """Write a CA, a server certificate for 127.0.0.1 (and `names`) and a client certificate."""
     directory.mkdir(parents=True, exist_ok=True)
     ca_key = _key()
     ca_cert = _certificate(ca_name, ca_key, None, ca=True)
     server_key = _key()
-    server_cert = _certificate("function-asya", server_key, (ca_name, ca_key), server=True)
+    server_cert = _certificate(
+        "function-asya", server_key, (ca_name, ca_key), server=True, names=names
+    )
     client_key = _key()
     client_cert = _certificate("crossplane", client_key, (ca_name, ca_key))
     pem = serialization.Encoding.PEM

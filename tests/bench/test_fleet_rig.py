@@ -29,8 +29,8 @@ def test_every_side_composes_the_fleet_calling_each_of_its_functions(
     measured: dict[str, Any],
 ) -> None:
     every = fleet_rig.sides()
-    for name in (*fleet_rig.SIDES, "v2.3"):
-        side = every[fleet_rig.OURS if name == "v2.3" else name]
+    for name in (*fleet_rig.SIDES, "v2.3", "replicas"):
+        side = every[name if name in every else fleet_rig.OURS]
         numbers = measured[name]
         assert numbers["wall_s"] > 0
         for function in side.functions:
@@ -39,14 +39,14 @@ def test_every_side_composes_the_fleet_calling_each_of_its_functions(
 
 
 def test_what_crossplane_counts_is_what_function_asya_answered(measured: dict[str, Any]) -> None:
-    for name in (fleet_rig.OURS, "v2.3"):
+    for name in (fleet_rig.OURS, "v2.3", "replicas"):
         numbers = measured[name]
         answered = numbers["hits"] + numbers["misses"]
         assert answered == round(numbers["calls function-asya"] * ACTORS)
         assert numbers["rss_mib"] > 0
 
 
-@pytest.mark.parametrize("edit", ["edit", "edit v2.3"])
+@pytest.mark.parametrize("edit", ["edit", "edit v2.3", "edit replicas"])
 def test_the_flavor_edit_reaches_the_actors_that_list_it_and_no_other(
     measured: dict[str, Any], edit: str
 ) -> None:
@@ -57,6 +57,15 @@ def test_the_flavor_edit_reaches_the_actors_that_list_it_and_no_other(
     assert numbers["computed_affected"] >= numbers["affected"]
     assert numbers["computed_others"] == 0
     assert numbers["misses"] == numbers["computed_affected"]
+    # Rendered once, then once with the edit: no answer flapped, replicas or not.
+    assert (numbers["generation_affected"], numbers["generation_others"]) == (2, 1)
+
+
+def test_two_replicas_share_the_fleet(measured: dict[str, Any]) -> None:
+    numbers = measured["replicas"]
+    shares = [v for k, v in numbers.items() if k.startswith("cpu_ms ")]
+    assert len(shares) == 2
+    assert all(share > 0 for share in shares)  # Crossplane called both
 
 
 def test_the_report_judges_every_target(measured: dict[str, Any]) -> None:
@@ -64,4 +73,5 @@ def test_the_report_judges_every_target(measured: dict[str, Any]) -> None:
     verdicts = {row[0]: row[5] for row in rows if row[5]}
     assert len(verdicts) == 5  # wall, function CPU, core CPU, RSS, the edit on v2.4
     assert set(verdicts.values()) <= {"met", "**missed**"}
-    assert sum(line.startswith("|") for line in lines) == 2 + 7 + 2 + 2
+    assert sum(line.startswith("|") for line in lines) == 2 + 7 + 2 + 3
+    assert lines[-1].startswith("Two replicas behind one name")
