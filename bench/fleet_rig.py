@@ -151,7 +151,9 @@ class Fleet:
 
 
 @contextlib.contextmanager
-def fleet(side: Side, core: str = "v2.4", poll: str = "1m", replicas: int = 1) -> Iterator[Fleet]:
+def fleet(
+    side: Side, core: str = "v2.4", poll: str = "1m", replicas: int = 1, more: tuple[str, ...] = ()
+) -> Iterator[Fleet]:
     """One side's functions and Crossplane core on a fresh control plane.
 
     With `replicas`, function-asya is served that many times behind one DNS name.
@@ -176,7 +178,7 @@ def fleet(side: Side, core: str = "v2.4", poll: str = "1m", replicas: int = 1) -
                 servers |= _serve(name, count, Served(certs.directory, Path(scratch), kube, stack))
             metrics = free_port()
             process = plane.start_crossplane(
-                xp.client_pair(certs, Path(scratch) / "client"), poll, program, metrics
+                xp.client_pair(certs, Path(scratch) / "client"), poll, program, metrics, more
             )
             _offer(kube, side)
             yield Fleet(plane, kube, side, servers, process, metrics, Path(scratch))

@@ -136,7 +136,9 @@ class FunctionRunner:
             # The actor's own: never in the memo, which actors of other names share. Asked
             # alike on every call of a reconcile (each depends only on the XR and what is
             # observed), so Crossplane's requirements loop settles after the flavors.
-            wanted.own = requirements.actors_own(xr, request.observed.get(meta.DEPLOYMENT))
+            wanted.own = requirements.actors_own(
+                xr, request.observed.get(meta.DEPLOYMENT), by_name=request.namespaced_selectors
+            )
             prepared = self._prepare(request, wanted)
             if prepared.flavors is None:
                 return write(request, Pending(prepared.settings, wanted.all())), actor

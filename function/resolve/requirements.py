@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from function.models import names, observed, pod, queues
+from function.models import keda, names, observed, pod, queues
 from function.models.requirement import Requirement
 from function.models.xr import WRAPPER_API_VERSION, Composite
 
@@ -56,11 +56,13 @@ def for_flavors(flavors: Sequence[str], namespace: str | None = None) -> list[Re
 WORKLOADS_KEY = "actor-deployments"
 
 
-def for_workloads(actor: Any, namespace: str) -> list[Requirement]:
-    """Ask for the Deployments labelled with the actor's name in its namespace.
+def for_workloads(actor: Any, namespace: str, by_name: bool = False) -> list[Requirement]:
+    """Ask for the Deployments labelled with the actor's name in its namespace (or of its name).
 
     None for a name no label can carry: the spec's validation refuses it anyway.
     """
+    if by_name:
+        return _named(WORKLOADS_KEY, "apps/v1", "Deployment", actor, namespace)
     return _labelled(WORKLOADS_KEY, "apps/v1", "Deployment", actor, namespace)
 
 
@@ -82,12 +84,13 @@ def for_wrapped_workloads(actor: Any) -> list[Requirement]:
 NAMESAKES_KEY_PREFIX = "queue-namesake-"
 
 
-def for_queue_namesakes(actor: Any, namespace: str) -> list[Requirement]:
+def for_queue_namesakes(actor: Any, namespace: str, by_name: bool = False) -> list[Requirement]:
     """Ask for the Deployments of each actor whose queue would bear this one's name."""
+    ask = _named if by_name else _labelled
     return [
         requirement
         for other_namespace, other in queues.namesakes(actor, namespace)
-        for requirement in _labelled(
+        for requirement in ask(
             NAMESAKES_KEY_PREFIX + other_namespace, "apps/v1", "Deployment", other, other_namespace
         )
     ]
@@ -106,8 +109,16 @@ def for_pods(actor: Any, namespace: str) -> list[Requirement]:
 AUTOSCALER_KEY = "actor-hpa"
 
 
-def for_autoscaler(actor: Any, namespace: str) -> list[Requirement]:
-    """Ask for the HPAs labelled with the actor's name in its namespace: KEDA's, for scaling status."""
+def for_autoscaler(actor: Any, namespace: str, by_name: bool = False) -> list[Requirement]:
+    """Ask for the HPAs labelled with the actor's name in its namespace: KEDA's, for scaling status.
+
+    By name, the one the function has KEDA name (`keda.autoscaler_name`).
+    """
+    if by_name:
+        if not isinstance(actor, str) or names.label_problem(actor):
+            return []
+        hpa = keda.autoscaler_name(actor)
+        return _named(AUTOSCALER_KEY, "autoscaling/v2", "HorizontalPodAutoscaler", hpa, namespace)
     return _labelled(AUTOSCALER_KEY, "autoscaling/v2", "HorizontalPodAutoscaler", actor, namespace)
 
 
@@ -134,18 +145,35 @@ def _labelled(
     ]
 
 
-def actors_own(xr: Composite, deployment: Mapping[str, Any] | None) -> list[Requirement]:
+def _named(key: str, api_version: str, kind: str, name: Any, namespace: str) -> list[Requirement]:
+    """The object of this name in the namespace (none for a name no label can carry)."""
+    if not isinstance(name, str) or names.label_problem(name) or not namespace:
+        return []
+    return [
+        Requirement(key=key, flavor=name, api_version=api_version, kind=kind, namespace=namespace)
+    ]
+
+
+def actors_own(
+    xr: Composite, deployment: Mapping[str, Any] | None, by_name: bool = False
+) -> list[Requirement]:
     """The Deployments of the actor's name and of its queue's, KEDA's HPA, and its Pods while unhealthy.
 
     The HPA is asked for whether or not the actor scales (its flavors may say either;
     none exists when it does not): the requirements must not change once they resolve.
     Its Pods say why its observed Deployment is not available; a healthy actor's are never read.
+
+    `by_name` (a caller that honours a selector's namespace): the Deployments and the
+    HPA by name. Crossplane answers a label selector by testing every object of the
+    kind in the namespace, each fetch of a 1,000-actor namespace scanning 1,000
+    Deployments; a name is one lookup. The names are the ones the function renders, so
+    nothing else is found: the readers keep only objects labelled with the actor.
     """
     actor = xr.spec.get("actor")
     wanted = [
-        *for_workloads(actor, xr.namespace),
-        *for_queue_namesakes(actor, xr.namespace),
-        *for_autoscaler(actor, xr.namespace),
+        *for_workloads(actor, xr.namespace, by_name),
+        *for_queue_namesakes(actor, xr.namespace, by_name),
+        *for_autoscaler(actor, xr.namespace, by_name),
     ]
     if not xr.namespaced:
         wanted += for_wrapped_workloads(actor)

@@ -359,6 +359,7 @@ class ControlPlane:
         poll: str = "5s",
         core: str = "crossplane-core",
         metrics_port: int | None = None,
+        more: tuple[str, ...] = (),
     ) -> subprocess.Popen[bytes]:
         """Crossplane core out of cluster: no webhooks, no package runtime of its own.
 
@@ -366,7 +367,8 @@ class ControlPlane:
         (ca.crt, tls.crt, tls.key). `poll` is how often it reconciles an XR unasked,
         which is when a flavor's edit reaches the actors that use it before v2.4.
         `core` names the build in .e2e/bin (the bench's fleet-rig runs v2.4 too); its
-        Prometheus metrics are served on `metrics_port` (a free port unless given).
+        Prometheus metrics are served on `metrics_port` (a free port unless given);
+        `more` are flags of its own (`--profile=ADDRESS`, say).
         """
         assert self.kube is not None
         config = self.kube.kubeconfig(self.directory / "kubeconfig")
@@ -383,6 +385,7 @@ class ControlPlane:
             f"--metrics-port={metrics_port or free_port()}",
             f"--health-probe-port={free_port()}",
             "--package-runtime=External",
+            *more,
             env={
                 **os.environ,
                 "KUBECONFIG": str(config),
