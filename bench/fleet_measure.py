@@ -27,6 +27,9 @@ QUIET = 5.0
 # the first actors' responses expire (their TTL, 60 s) while others still compose.
 SETTLE = 30.0
 POLL = 1.0
+# Steady: no answer computed for one TTL (60 s) and its jitter (Crossplane adds up to 10 %).
+STEADY = 70.0
+STEADY_AT_MOST = 600.0
 METADATA = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
 MARK = "asya.sh/rendered"
 
@@ -164,6 +167,7 @@ def marks(fleet: Fleet) -> dict[str, str]:
 def edit(fleet: Fleet, composed_at: dict[str, float], timeout: float) -> dict[str, Any]:
     """Edit the flavor half the fleet lists; measure until each of its actors carries it."""
     affected = {name for index, name in enumerate(sorted(composed_at)) if index % 2 == 0}
+    steady_s = steady(fleet)
     was = marks(fleet)
     before, cache_before = read(fleet), cache(fleet)
     computed_before = _computed(fleet)
@@ -185,6 +189,7 @@ def edit(fleet: Fleet, composed_at: dict[str, float], timeout: float) -> dict[st
     actors = len(affected)
     return {
         "edit_s": max(carried.values()),
+        "steady_s": steady_s,
         "compose_s": max(composed_at[name] for name in affected),
         "affected": actors,
         "misses": cache_after["misses"] - cache_before["misses"],
@@ -194,6 +199,27 @@ def edit(fleet: Fleet, composed_at: dict[str, float], timeout: float) -> dict[st
         "generation_affected": max(g for a, g in generations.items() if a in affected),
         "generation_others": max(g for a, g in generations.items() if a not in affected),
     } | used(before, after, fleet, actors)
+
+
+def steady(fleet: Fleet) -> float:
+    """Wait until function-asya has computed no answer for STEADY seconds; return how long.
+
+    An actor whose status was written in its last reconcile is read anew on its next
+    (its resourceVersion changed): the fleet is steady once every actor has been
+    reconciled again, from the cache, since its last write. Crossplane reconciles each
+    actor again when its answer's TTL (60 s) runs out.
+    """
+    began = last_change = time.monotonic()
+    last = sum(_computed(fleet).values())
+    while time.monotonic() - last_change < STEADY:
+        if time.monotonic() - began > STEADY_AT_MOST:
+            raise AssertionError(
+                f"function-asya still computing answers after {STEADY_AT_MOST:.0f}s"
+            )
+        time.sleep(POLL * 2)
+        if (now := sum(_computed(fleet).values())) != last:
+            last, last_change = now, time.monotonic()
+    return time.monotonic() - began
 
 
 def _computed(fleet: Fleet) -> Counter[str]:
