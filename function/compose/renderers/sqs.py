@@ -48,9 +48,11 @@ def _named(body: Any) -> tuple[Any, Any]:
 
 
 def _dead_letter_queues(plan: Plan, name: str) -> Iterator[Any]:
-    """The dead-letter queues Crossplane fetched that bear this name."""
+    """The dead-letter queues Crossplane fetched that bear this name (and the platform's label)."""
+    role, value = DEAD_LETTER_ROLE
     for body in plan.transport_fetched.get(DEAD_LETTER_KEY, ()):
-        if name in _named(body):
+        labels = observed.dig(body, "metadata", "labels")
+        if name in _named(body) and isinstance(labels, Mapping) and labels.get(role) == value:
             yield body
 
 
@@ -126,21 +128,33 @@ class SQS:
     name = "sqs"
 
     def wanted(self, settings: Input, xr: Composite) -> list[Requirement]:
-        """The Queues labelled as dead-letter queues, where a redrive policy would point at one.
+        """The dead-letter queues, where a redrive policy would point at one.
 
-        Of the API the actor's queue uses: the cluster-scoped kind (v1 form) asked
-        everywhere, the namespaced `.m.` kind (v2 form) in the actor's namespace.
+        Of the API the actor's queue uses: the cluster-scoped kind (v1 form) labelled
+        as one, asked everywhere; the namespaced `.m.` kind (v2 form) by its name,
+        `asya-<namespace>-dlq`, in the actor's namespace. That kind is every v2 actor's
+        queue's too, and Crossplane answers a label selector by testing each object of
+        the kind in the namespace: on every call, 11 % of its CPU at 300 actors.
         """
         if not settings.aws.account_id:
             return []
         legacy, namespaced = QUEUE_API_VERSIONS
+        if xr.namespaced:
+            return [
+                Requirement(
+                    key=DEAD_LETTER_KEY,
+                    flavor=queues.dead_letter_name(xr.namespace),
+                    api_version=namespaced,
+                    kind="Queue",
+                    namespace=xr.namespace,
+                )
+            ]
         return [
             Requirement(
                 key=DEAD_LETTER_KEY,
                 flavor="",
-                api_version=namespaced if xr.namespaced else legacy,
+                api_version=legacy,
                 kind="Queue",
-                namespace=xr.namespace if xr.namespaced else "",
                 match_labels=(DEAD_LETTER_ROLE,),
             )
         ]
