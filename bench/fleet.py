@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +9,7 @@ import grpc
 
 from bench import request as bench_request
 from bench.servers import BLOCK, METHOD, cpu_seconds, rss_mib, server_pid, start, stop
+from tests import support
 
 
 def fleet(names: tuple[str, ...], actors: int, rounds: int, changed: float) -> dict[str, Any]:
@@ -71,13 +71,9 @@ def fleet(names: tuple[str, ...], actors: int, rounds: int, changed: float) -> d
 
 def cache_counts(log_path: Path) -> dict[str, float]:
     """The response cache's last hits, misses and bytes from a debug log."""
-    counts: dict[str, float] = {}
-    for raw in log_path.read_text(errors="replace").splitlines():
-        line = re.sub(r"\x1b\[[0-9;]*m", "", raw)  # the console log's colours
-        if "Response cache" in line:
-            fields = dict(part.split("=", 1) for part in line.split() if "=" in part)
-            counts |= {k: float(fields[k]) for k in ("hits", "misses", "bytes") if k in fields}
-    return counts
+    line = support.last_line(log_path, "Response cache")
+    fields = support.log_fields(line) if line is not None else {}
+    return {k: float(fields[k]) for k in ("hits", "misses", "bytes") if k in fields}
 
 
 def memory_at_budget(cache_mib: int, distinct: int) -> dict[str, float]:

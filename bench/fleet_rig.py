@@ -23,7 +23,6 @@ on v2.3.4 (which finds the edit when it reconciles an XR again).
 from __future__ import annotations
 
 import contextlib
-import socket
 import subprocess
 import sys
 import tempfile
@@ -225,7 +224,7 @@ def _serve(name: str, replicas: int, served: Served) -> dict[str, subprocess.Pop
         server = replica(name, index)
         with (served.scratch / f"{server}.log").open("wb") as log:
             processes[server] = subprocess.Popen(commands[name], stdout=log, stderr=log, cwd=ROOT)
-        _listening(host, port, processes[server])
+        support.wait_until_listening(port, processes[server], host=host)
     endpoint = f"127.0.0.1:{port}"
     if replicas > 1:
         dns = served.stack.enter_context(fleet_dns.serving(hosts))
@@ -235,19 +234,6 @@ def _serve(name: str, replicas: int, served: Served) -> dict[str, subprocess.Pop
     status = {"endpoint": endpoint, "capabilities": ["composition"]}
     served.kube.apply({**revision, "status": status}, status=True)
     return processes
-
-
-def _listening(host: str, port: int, process: subprocess.Popen[bytes]) -> None:
-    """Wait until a server accepts connections on its address (or fail if it exits)."""
-
-    def accepting() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"a function server exited with {process.returncode}")
-        with contextlib.suppress(OSError), socket.create_connection((host, port), 0.2):
-            return True
-        return False
-
-    rig.eventually(accepting, 30, f"a function server on {host}:{port}")
 
 
 def _offer(kube: rig.Kube, side: Side) -> None:

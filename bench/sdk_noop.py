@@ -32,11 +32,8 @@ def main() -> None:
     parser.add_argument("--address", required=True)
     parser.add_argument("--tls-certs-dir", help="tls.crt, tls.key and ca.crt (as Crossplane's)")
     args = parser.parse_args()
-    if args.tls_certs_dir:
-        creds = runtime.load_credentials(args.tls_certs_dir)
-        runtime.serve(NoopRunner(), args.address, creds=creds, insecure=False)
-    else:
-        runtime.serve(NoopRunner(), args.address, creds=None, insecure=True)
+    creds = runtime.load_credentials(args.tls_certs_dir) if args.tls_certs_dir else None
+    runtime.serve(NoopRunner(), args.address, creds=creds, insecure=creds is None)
 
 
 if __name__ == "__main__":

@@ -179,14 +179,16 @@ def bound_port(process: subprocess.Popen[str], log: Any = None, timeout: float =
     raise AssertionError(f"server {how}; stdout: {printed!r}; stderr: {err!r}")
 
 
-def wait_until_listening(port: int, process: subprocess.Popen[str], timeout: float = 30) -> None:
+def wait_until_listening(
+    port: int, process: subprocess.Popen[Any], timeout: float = 30, host: str = "127.0.0.1"
+) -> None:
     """Wait until something accepts TCP connections on the port, or the process dies."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             _, err = process.communicate()
             raise AssertionError(f"server exited with {process.returncode}: {err}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+        with contextlib.suppress(OSError), socket.create_connection((host, port), 0.2):
             return
         time.sleep(0.05)
     raise AssertionError("server did not start listening in time")

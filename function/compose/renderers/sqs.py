@@ -51,8 +51,7 @@ def _dead_letter_queues(plan: Plan, name: str) -> Iterator[Any]:
     """The dead-letter queues Crossplane fetched that bear this name (and the platform's label)."""
     role, value = DEAD_LETTER_ROLE
     for body in plan.transport_fetched.get(DEAD_LETTER_KEY, ()):
-        labels = observed.dig(body, "metadata", "labels")
-        if name in _named(body) and isinstance(labels, Mapping) and labels.get(role) == value:
+        if name in _named(body) and observed.dig(body, "metadata", "labels", role) == value:
             yield body
 
 
