@@ -102,7 +102,7 @@ def settle(fleet: Fleet) -> Reading:
 def compose(fleet: Fleet, actors: int, timeout: float) -> dict[str, Any]:
     """Create `actors` actors at once; measure until every one is composed and core is quiet."""
     before = read(fleet)
-    ours = fleet.side.name == OURS
+    ours = OURS in fleet.side.functions
     cache_before = cache(fleet) if ours else {}
     began = time.monotonic()
     with ThreadPoolExecutor(8) as pool:
@@ -255,7 +255,7 @@ def _check_carried(fleet: Fleet, affected: set[str], was: dict[str, str]) -> dic
 
 
 def run(actors: int, poll: str = "1m", replicas: int = 2) -> dict[str, Any]:
-    """The three sides in turn, each on a fresh control plane; the edit on v2.4 and v2.3.
+    """The four sides in turn, each on a fresh control plane; the edit on v2.4 and v2.3.
 
     Then function-asya's side again with `replicas` servers behind one name (1: not).
     """

@@ -1,15 +1,15 @@
-"""The fleet-rig phase's tables: the three sides composing a fleet, and the flavor edit."""
+"""The fleet-rig phase's tables: the four sides composing a fleet, and the flavor edit."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bench.fleet_rig import ALTERNATIVE, FLOOR, OURS
+from bench.fleet_rig import ALTERNATIVE, FLOOR, OURS, UNFLAVORED
 from bench.report import Row, judged, ratio_row
 
 SIDES_HEADER = (
-    f"| Measure | {OURS} | {ALTERNATIVE} | ratio | target | | {FLOOR} |",
-    "|---|---|---|---|---|---|---|",
+    f"| Measure | {OURS} | {ALTERNATIVE} | ratio | target | | {FLOOR} | {UNFLAVORED} (ratio) |",
+    "|---|---|---|---|---|---|---|---|",
 )
 EDIT_HEADER = (
     "| Crossplane core | every affected Deployment carries the edit | they composed afresh in "
@@ -28,50 +28,27 @@ def _calls(numbers: dict[str, Any]) -> str:
 
 
 def side_rows(raw: dict[str, Any], actors: int) -> list[Row]:
-    """Composing the fleet: each side's wall time, CPU per actor, calls and memory."""
-    f, a, n = raw[OURS], raw[ALTERNATIVE], raw[FLOOR]
+    """Composing the fleet: each side's wall time, CPU per actor, calls and memory.
+
+    The last column is function-asya on the alternative's actors (no flavors), with its
+    ratio to the alternative: the same resources composed, so the same work.
+    """
+    f, a, n, u = raw[OURS], raw[ALTERNATIVE], raw[FLOOR], raw[UNFLAVORED]
+
+    def measured(label: str, key: str, unit: str, target: str | None) -> Row:
+        spec = ".1f" if unit == "s" else ".2f"
+        floor = f"{n[key]:{spec}} {unit}"
+        equal = f"{u[key]:{spec}} {unit} ({u[key] / a[key]:.2f}x)"
+        return (*ratio_row(label, f[key], a[key], unit, target)[:6], floor, equal)
+
     return [
-        (
-            *ratio_row(
-                f"{actors:,} actors composed: wall time",
-                f["wall_s"],
-                a["wall_s"],
-                "s",
-                "fleet-rig wall",
-            )[:6],
-            f"{n['wall_s']:.1f} s",
+        measured(f"{actors:,} actors composed: wall time", "wall_s", "s", "fleet-rig wall"),
+        measured(
+            "function servers' CPU per actor", "function_cpu_ms", "ms", "fleet-rig function CPU"
         ),
-        (
-            *ratio_row(
-                "function servers' CPU per actor",
-                f["function_cpu_ms"],
-                a["function_cpu_ms"],
-                "ms",
-                "fleet-rig function CPU",
-            )[:6],
-            f"{n['function_cpu_ms']:.2f} ms",
-        ),
-        (
-            *ratio_row(
-                "Crossplane core's CPU per actor",
-                f["core_cpu_ms"],
-                a["core_cpu_ms"],
-                "ms",
-                "fleet-rig core CPU",
-            )[:6],
-            f"{n['core_cpu_ms']:.2f} ms",
-        ),
-        (
-            *ratio_row(
-                "kube-apiserver's CPU per actor",
-                f["apiserver_cpu_ms"],
-                a["apiserver_cpu_ms"],
-                "ms",
-                None,
-            )[:6],
-            f"{n['apiserver_cpu_ms']:.2f} ms",
-        ),
-        (*judged("calls per actor", _calls(f), _calls(a), "-", None, 0)[:6], _calls(n)),
+        measured("Crossplane core's CPU per actor", "core_cpu_ms", "ms", "fleet-rig core CPU"),
+        measured("kube-apiserver's CPU per actor", "apiserver_cpu_ms", "ms", None),
+        (*judged("calls per actor", _calls(f), _calls(a), "-", None, 0)[:6], _calls(n), _calls(u)),
         (
             *judged(
                 "function-asya's response cache while composing: hits / misses",
@@ -82,6 +59,7 @@ def side_rows(raw: dict[str, Any], actors: int) -> list[Row]:
                 0,
             )[:6],
             "-",
+            f"{u['hits']:,.0f} / {u['misses']:,.0f}",
         ),
         (
             *judged(
@@ -93,6 +71,7 @@ def side_rows(raw: dict[str, Any], actors: int) -> list[Row]:
                 f["rss_mib"],
             )[:6],
             "-",
+            f"{u['rss_mib']:.1f} MiB",
         ),
     ]
 

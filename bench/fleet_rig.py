@@ -9,7 +9,10 @@ a URL, so its ScaledObject is not composed, alike on every side.
 
 - function-asya: N v2 AsyncActors, each with two or three of the example flavors;
 - go-templating + auto-ready: the same N without flavors (composition-v2.yaml);
-- the SDK's no-op as a one-step pipeline: Crossplane's own cost per XR.
+- the SDK's no-op as a one-step pipeline: Crossplane's own cost per XR;
+- function-asya again, on the alternative's actors (no flavors): the same work as the
+  alternative, resource for resource, so what the flavors add is told from what the
+  function costs.
 
 Measured per side (bench/fleet_measure.py): wall time from the first create until
 every actor is composed; CPU per actor of the function servers, Crossplane core and
@@ -41,7 +44,8 @@ from tests.cluster import rig
 
 ROOT = support.ROOT
 OURS, ALTERNATIVE, FLOOR = alternative.OURS, alternative.ALTERNATIVE, alternative.FLOOR
-SIDES = (OURS, ALTERNATIVE, FLOOR)
+UNFLAVORED = f"{OURS}, no flavors"
+SIDES = (OURS, UNFLAVORED, ALTERNATIVE, FLOOR)
 NAMESPACE = xp.NAMESPACE
 XRD = "xrd/asyncactors.asya.sh.v2.yaml"
 # Crossplane core builds: the one the phase runs, and the rig's own (no watch on flavors).
@@ -70,7 +74,7 @@ class Side:
 
 
 def sides() -> dict[str, Side]:
-    """The three sides, each with a Composition for the v2 AsyncActor."""
+    """The four sides, each with a Composition for the v2 AsyncActor."""
     ours = _document(ROOT / "examples" / "v2" / "composition.yaml")
     theirs = _document(ROOT / "bench" / "go-templating" / "composition-v2.yaml")
     floor = _document(ROOT / "bench" / "noop-composition.yaml")
@@ -79,6 +83,7 @@ def sides() -> dict[str, Side]:
     floor["spec"]["pipeline"][0]["functionRef"]["name"] = FLOOR_FUNCTION
     return {
         OURS: Side(OURS, ours, ("function-asya",), flavored=True),
+        UNFLAVORED: Side(UNFLAVORED, ours, ("function-asya",), flavored=False),
         ALTERNATIVE: Side(ALTERNATIVE, theirs, alternative.GO_FUNCTIONS, flavored=False),
         FLOOR: Side(FLOOR, floor, (FLOOR_FUNCTION,), flavored=False),
     }

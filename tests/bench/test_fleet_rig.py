@@ -1,4 +1,4 @@
-"""The fleet-rig phase at 20 actors: three sides composed by Crossplane core, and the edit.
+"""The fleet-rig phase at 20 actors: four sides composed by Crossplane core, and the edit.
 
 Nothing is timed: each side must compose every actor, Crossplane's count of calls must
 be what function-asya answered, the flavor edit must reach the actors that list the
@@ -39,7 +39,7 @@ def test_every_side_composes_the_fleet_calling_each_of_its_functions(
 
 
 def test_what_crossplane_counts_is_what_function_asya_answered(measured: dict[str, Any]) -> None:
-    for name in (fleet_rig.OURS, "v2.3", "replicas"):
+    for name in (fleet_rig.OURS, fleet_rig.UNFLAVORED, "v2.3", "replicas"):
         numbers = measured[name]
         answered = numbers["hits"] + numbers["misses"]
         assert answered == round(numbers["calls function-asya"] * ACTORS)
