@@ -106,6 +106,20 @@ def _condition(world: World, name: str, kind: str) -> dict[str, Any]:
     return found[0] if found else {}
 
 
+def _workload_condition_says(world: World, name: str, reason: str) -> None:
+    """Wait until the actor's WorkloadAvailable condition has `reason`.
+
+    Crossplane core applies the XR's status fields, then updates its conditions in a
+    second write, which a conflict can put off to the next reconcile: for a moment the
+    message may be new and the condition not yet.
+    """
+    rig.eventually(
+        lambda: _condition(world, name, "WorkloadAvailable").get("reason") == reason,
+        60,
+        f"{name}'s WorkloadAvailable condition says {reason}",
+    )
+
+
 def test_a_pod_no_node_can_take_says_why_and_the_flavor_then_runs_once_a_node_can(
     world: World,
 ) -> None:
@@ -116,7 +130,7 @@ def test_a_pod_no_node_can_take_says_why_and_the_flavor_then_runs_once_a_node_ca
         message
     ), message
     assert "the scheduler says: 0/1 nodes are available" in message, message
-    assert _condition(world, "placer", "WorkloadAvailable")["reason"] == "PodsUnschedulable"
+    _workload_condition_says(world, "placer", "PodsUnschedulable")
     labels = {"kubernetes.io/hostname": "gpu-node", "accelerator": "nvidia-a100"}
     life.add_node(world.kube, "gpu-node", labels, **{"nvidia.com/gpu": "2"})
     try:
@@ -163,7 +177,7 @@ def test_a_failing_pod_degrades_the_actor_naming_the_reason_and_the_flavor(
     world.phases(name, "Degraded")
     message = _workload(world, name)["message"]
     assert said in message, message
-    assert _condition(world, name, "WorkloadAvailable")["reason"] == reason
+    _workload_condition_says(world, name, reason)
     # A new actor's pod template gains its queue's URL once the queue is ready, so the
     # first pods may be two (docs/real-cluster.md, what it found).
     assert world.row(name)["Failing"] >= 1
