@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bench.fleet_rig import ALTERNATIVE, FLOOR, OURS, UNFLAVORED
-from bench.report import Row, judged, ratio_row
+from bench.report import Row, judged, ratio_row, ratio_text
 
 SIDES_HEADER = (
     f"| Measure | {OURS} | {ALTERNATIVE} | ratio | target | | {FLOOR} | {UNFLAVORED} (ratio) |",
@@ -38,7 +38,7 @@ def side_rows(raw: dict[str, Any], actors: int) -> list[Row]:
     def measured(label: str, key: str, unit: str, target: str | None) -> Row:
         spec = ".1f" if unit == "s" else ".2f"
         floor = f"{n[key]:{spec}} {unit}"
-        equal = f"{u[key]:{spec}} {unit} ({u[key] / a[key]:.2f}x)"
+        equal = f"{u[key]:{spec}} {unit} ({ratio_text(u[key], a[key])})"
         return (*ratio_row(label, f[key], a[key], unit, target)[:6], floor, equal)
 
     return [

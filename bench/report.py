@@ -79,13 +79,19 @@ def _shown(value: float, spec: str, suffix: str = "") -> str:
     return "-" if math.isnan(value) else f"{value:{spec}}{suffix}"
 
 
+def ratio_text(f: float, n: float) -> str:
+    """The ratio f / n as the report shows it ("1.26x"; "-" when n is nothing)."""
+    return _shown(_over(f, n), ".2f", "x")
+
+
 def ratio_row(
     label: str, f: float, n: float, unit: str, target: str | None = None, o: float | None = None
 ) -> Row:
-    ours = NO_OURS if o is None else (f"{o:.3f} {unit}", _shown(_over(f, o), ".2f", "x"))
+    ours = NO_OURS if o is None else (f"{o:.3f} {unit}", ratio_text(f, o))
     ratio = _over(f, n)
-    shown = _shown(ratio, ".2f", "x")
-    return judged(label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", shown, target, ratio, ours)
+    return judged(
+        label, f"{f:.3f} {unit}", f"{n:.3f} {unit}", ratio_text(f, n), target, ratio, ours
+    )
 
 
 def share_row(
